@@ -1,0 +1,28 @@
+/** `ledger serve`: the HTTP server's composition root. */
+import { buildApp } from '../http/build-app.js';
+import { databaseExists, initLedger, openLedger } from './open-ledger.js';
+
+export interface ServerOptions {
+  dbPath: string;
+  port: number;
+  host: string;
+}
+
+export async function startServer(options: ServerOptions): Promise<void> {
+  if (!databaseExists(options.dbPath)) {
+    await initLedger(options.dbPath);
+    process.stdout.write(`Initialised a new ledger database at ${options.dbPath}\n`);
+  }
+  const service = await openLedger(options.dbPath);
+  const bodyLimitBytes = process.env.LEDGER_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BODY_LIMIT_BYTES) : undefined;
+  const app = await buildApp({ service, bodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info' });
+  const address = await app.listen({ port: options.port, host: options.host });
+  process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);
+  const stop = async () => {
+    await app.close();
+    await service.ctx.store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}

@@ -1,0 +1,47 @@
+/**
+ * The `ledger` command line. It works directly on a SQLite file through the same service as the
+ * HTTP API. Heavy modules (the HTTP server) are loaded only by the commands that need them, so
+ * read commands start fast.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { EXIT } from './exit-codes.js';
+import { registerServeCommands } from './commands/serve.js';
+import { registerUserCommands } from './commands/users.js';
+import { reportFailure } from './output.js';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('ledger')
+    .description('Double-entry bookkeeping on a local SQLite file, with an HTTP API and web UI (ledger serve).')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .addOption(new Option('--db <path>', 'database file').env('LEDGER_DB').default('./ledger.db'))
+    .option('--json', 'print machine-readable JSON (the HTTP API\'s envelope)')
+    .addOption(new Option('--api-key <key>', 'API key for write operations that are attributed to a user').env('LEDGER_API_KEY'))
+    .showHelpAfterError()
+    .exitOverride();
+  registerServeCommands(program);
+  registerUserCommands(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    return reportFailure(error, Boolean(program.opts().json));
+  }
+}
+
+const exitCode = await main(process.argv);
+process.exitCode = exitCode;

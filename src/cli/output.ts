@@ -1,0 +1,31 @@
+/** Printing results and failures: JSON envelopes under --json, readable text otherwise. */
+import { isLedgerError } from '../domain/errors.js';
+import { MissingDatabaseError } from '../app/open-ledger.js';
+import { EXIT, EXIT_CODE } from './exit-codes.js';
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function reportFailure(error: unknown, json: boolean): number {
+  if (error instanceof MissingDatabaseError) {
+    const body = { code: 'NOT_FOUND', message: error.message, suggestion: 'Run `ledger init` to create it' };
+    process.stderr.write(json ? `${JSON.stringify(body)}\n` : `error: ${error.message}\n`);
+    return EXIT.notFound;
+  }
+  if (isLedgerError(error)) {
+    const body: Record<string, string> = { code: error.code, message: error.message };
+    if (error.field !== undefined) body.field = error.field;
+    if (error.suggestion !== undefined) body.suggestion = error.suggestion;
+    if (json) process.stderr.write(`${JSON.stringify(body)}\n`);
+    else {
+      const where = error.field ? ` (${error.field})` : '';
+      process.stderr.write(`error [${error.code}]${where}: ${error.message}\n`);
+      if (error.suggestion) process.stderr.write(`hint: ${error.suggestion}\n`);
+    }
+    return EXIT_CODE[error.code];
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(json ? `${JSON.stringify({ code: 'INTERNAL_ERROR', message })}\n` : `error: ${message}\n`);
+  return EXIT.internal;
+}

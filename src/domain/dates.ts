@@ -1,0 +1,30 @@
+/** Calendar dates are `YYYY-MM-DD` strings; they compare correctly as strings. */
+import { validationError } from './errors.js';
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isCalendarDate(text: string): boolean {
+  const match = DATE_PATTERN.exec(text);
+  if (!match) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    return leap ? 29 : 28;
+  }
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+export function parseDate(raw: unknown, field: string): string {
+  if (typeof raw !== 'string' || !isCalendarDate(raw)) {
+    throw validationError(`${field} must be a calendar date in the form YYYY-MM-DD`, field,
+      'Use an existing date such as 2026-01-31');
+  }
+  return raw;
+}

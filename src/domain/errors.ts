@@ -1,0 +1,63 @@
+/**
+ * The closed set of error codes the core can raise. Each face (HTTP, CLI) maps every code in a
+ * `Record<ErrorCode, ...>` table, so adding a code here does not compile until both handle it.
+ */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'UNBALANCED_ENTRY',
+  'INACTIVE_ACCOUNT',
+  'CURRENCY_MISMATCH',
+  'CONTROL_ACCOUNT',
+  'NO_OPEN_PERIOD',
+  'RETAINED_EARNINGS_NOT_SET',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'DUPLICATE',
+  'PERIOD_OVERLAP',
+  'REVERSAL_NOT_ALLOWED',
+  'PERIOD_CLOSED',
+  'IDEMPOTENCY_CONFLICT',
+  'ALREADY_SET_UP',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorDetails {
+  field?: string | undefined;
+  suggestion?: string | undefined;
+}
+
+/** A rule violation or failure the caller can act on; carries no transport detail. */
+export class LedgerError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+  readonly suggestion: string | undefined;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = 'LedgerError';
+    this.code = code;
+    this.field = details.field;
+    this.suggestion = details.suggestion;
+  }
+}
+
+export function validationError(message: string, field?: string, suggestion?: string): LedgerError {
+  return new LedgerError('VALIDATION_ERROR', message, { field, suggestion });
+}
+
+export function notFound(resource: string, id: string, field?: string): LedgerError {
+  return new LedgerError('NOT_FOUND', `${resource} ${id} does not exist`, {
+    field,
+    suggestion: `List ${resource.toLowerCase()}s to find a valid id`,
+  });
+}
+
+export function isLedgerError(value: unknown): value is LedgerError {
+  return value instanceof LedgerError;
+}

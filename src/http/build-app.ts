@@ -1,0 +1,103 @@
+/**
+ * Builds the Fastify application over a LedgerService. It does not listen: the server start-up
+ * (cli serve) and the tests decide where it runs.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { LedgerService } from '../service/ledger-service.js';
+import { authenticate, requireAuthentication } from './plugins/auth.js';
+import { registerErrorHandling, sendError } from './plugins/errors.js';
+import { registerIdempotency } from './plugins/idempotency.js';
+import { accountRoutes } from './routes/accounts.js';
+import { currencyRoutes } from './routes/currencies.js';
+import { journalEntryRoutes } from './routes/journal-entries.js';
+import { periodRoutes } from './routes/periods.js';
+import { settingsRoutes } from './routes/settings.js';
+import { userRoutes } from './routes/users.js';
+
+export interface AppOptions {
+  service: LedgerService;
+  /** Largest accepted request body; 1 MiB by default. */
+  bodyLimitBytes?: number;
+  logLevel?: string;
+}
+
+export const API_PREFIX = '/api/v1';
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Bodies are validated strictly (a JSON number where a string is expected is an error, unknown
+ * fields are refused); query strings and path parameters are coerced from text.
+ */
+function validatorCompiler() {
+  const body = new Ajv({ strict: false, coerceTypes: false, allErrors: false, removeAdditional: false, useDefaults: false });
+  const query = new Ajv({ strict: false, coerceTypes: true, allErrors: false, removeAdditional: false, useDefaults: true });
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
+    (httpPart === 'body' ? body : query).compile(schema);
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { service } = options;
+  const app = Fastify({
+    logger: { level: options.logLevel ?? 'warn' },
+    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    ajv: { customOptions: { strict: false } },
+    // Per-request log lines cost throughput; errors are still logged with their request id.
+    logController: new LogController({ disableRequestLogging: true }),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler());
+  // Only JSON bodies are accepted; any other content type is a 415.
+  app.removeContentTypeParser(['text/plain']);
+  app.decorateRequest('actor', undefined);
+  app.decorateRequest('idempotencyKey', undefined);
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'ledger',
+        version: '1',
+        description: 'Double-entry bookkeeping API. Amounts are integer strings in the smallest currency unit.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tsk_ API key or JWT access token' } },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
+    const ok = await service.health().catch(() => false);
+    return ok ? { status: 'ok' } : reply.code(503).send({ status: 'unavailable' });
+  });
+
+  // The OpenAPI document is public so that /docs and code generators can read it without a key.
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(async (api) => {
+    requireAuthentication(api, service);
+    registerIdempotency(api, service);
+    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, settingsRoutes, userRoutes]) {
+      await api.register(routes, { service });
+    }
+  }, { prefix: API_PREFIX });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    // Unknown /api/v1 paths answer 404 only to authenticated callers, like every other /api/v1 path.
+    if (request.url.startsWith(`${API_PREFIX}/`) || request.url === API_PREFIX) {
+      await authenticate(service, request);
+    }
+    return sendError(reply, {
+      code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}`,
+      suggestion: `See ${API_PREFIX}/openapi.json or /docs for the available endpoints`,
+    });
+  });
+
+  return app;
+}
+

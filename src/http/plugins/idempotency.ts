@@ -1,0 +1,36 @@
+/** The Idempotency-Key header on POST requests under /api/v1 (see service/idempotency.ts). */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { beginIdempotent, finishIdempotent } from '../../service/idempotency.js';
+import type { LedgerService } from '../../service/ledger-service.js';
+import { actorOf } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyKey: string | undefined;
+  }
+}
+
+export function registerIdempotency(app: FastifyInstance, service: LedgerService): void {
+  app.addHook('preHandler', async (request, reply) => {
+    const header = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || header === undefined) return;
+    const key = Array.isArray(header) ? header[0]! : header;
+    const actor = actorOf(request);
+    const requestHash = createHash('sha256')
+      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+    const start = await beginIdempotent(service.ctx, actor.user_id, key, requestHash);
+    if (start.kind === 'replay') {
+      return reply.code(start.statusCode).header('idempotent-replayed', 'true')
+        .type('application/json; charset=utf-8').send(start.body);
+    }
+    request.idempotencyKey = key;
+    return undefined;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.idempotencyKey === undefined || reply.getHeader('idempotent-replayed')) return payload;
+    await finishIdempotent(service.ctx, actorOf(request).user_id, request.idempotencyKey, reply.statusCode, String(payload));
+    return payload;
+  });
+}

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { IdParams, PageQuery, envelope, pageOf } from '../../schemas/common.js';
+import { CreatePeriodBody, Period } from '../../schemas/period.js';
+import { actorOf } from '../plugins/auth.js';
+import { errorResponses, type RouteOptions } from './route-options.js';
+
+const tags = ['periods'];
+
+export const periodRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { service }) => {
+  app.post('/periods', {
+    schema: { tags, summary: 'Create a financial period (inclusive bounds, no overlap)', body: CreatePeriodBody,
+      response: { 201: envelope(Period), ...errorResponses } },
+  }, async (request, reply) => reply.code(201).send({ data: await service.createPeriod(actorOf(request), request.body) }));
+
+  app.get('/periods', {
+    schema: { tags, summary: 'List periods (ordered by start_date)', querystring: Type.Object(PageQuery, { additionalProperties: false }),
+      response: { 200: pageOf(Period), ...errorResponses } },
+  }, async (request) => service.listPeriods(request.query));
+
+  app.get('/periods/:id', {
+    schema: { tags, summary: 'Get a period', params: IdParams, response: { 200: envelope(Period), ...errorResponses } },
+  }, async (request) => ({ data: await service.getPeriod(request.params.id) }));
+};

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { IdParams, PageQuery, envelope, pageOf } from '../../schemas/common.js';
+import { CreateServiceAccountBody, ServiceAccountCreated, User } from '../../schemas/user.js';
+import { actorOf } from '../plugins/auth.js';
+import { errorResponses, type RouteOptions } from './route-options.js';
+
+const tags = ['users'];
+
+export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { service }) => {
+  app.post('/users/service-accounts', {
+    schema: { tags, summary: 'Create a service account; the api_key is shown only in this response',
+      body: CreateServiceAccountBody, response: { 201: envelope(ServiceAccountCreated), ...errorResponses } },
+  }, async (request, reply) => reply.code(201).send({ data: await service.createServiceAccount(actorOf(request), request.body) }));
+
+  app.get('/users', {
+    schema: { tags, summary: 'List users (ordered by creation)', querystring: Type.Object(PageQuery, { additionalProperties: false }),
+      response: { 200: pageOf(User), ...errorResponses } },
+  }, async (request) => service.listUsers(request.query));
+
+  app.get('/users/:id', {
+    schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: envelope(User), ...errorResponses } },
+  }, async (request) => ({ data: await service.getUser(request.params.id) }));
+};

@@ -1,0 +1,61 @@
+import Type, { type Static } from 'typebox';
+import { Amount, AmountInput, DateString, DisplayAmount, Id, NonEmpty, Nullable, PageQuery, Timestamp } from './common.js';
+
+export const LineInput = Type.Object({
+  account_id: Id,
+  debit_amount: Type.Optional(Nullable(AmountInput)),
+  credit_amount: Type.Optional(Nullable(AmountInput)),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+}, { additionalProperties: false });
+
+export const CreateEntryBody = Type.Object({
+  entry_date: DateString,
+  description: NonEmpty('What the entry records', 1000),
+  reference: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  metadata: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+  lines: Type.Array(LineInput, { description: 'At least 2 lines; exactly one of debit_amount/credit_amount per line' }),
+}, { additionalProperties: false });
+export type CreateEntryInput = Static<typeof CreateEntryBody>;
+
+export const ReverseBody = Type.Object({
+  entry_date: Type.Optional(DateString),
+}, { additionalProperties: false });
+export type ReverseInput = Static<typeof ReverseBody>;
+
+export const Line = Type.Object({
+  id: Id,
+  account_id: Id,
+  account_number: Type.String(),
+  account_name: Type.String(),
+  debit_amount: Amount,
+  credit_amount: Amount,
+  display_debit: DisplayAmount,
+  display_credit: DisplayAmount,
+  description: Nullable(Type.String()),
+});
+
+export const Entry = Type.Object({
+  id: Id,
+  entry_date: DateString,
+  description: Type.String(),
+  reference: Nullable(Type.String()),
+  metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  period_id: Id,
+  entry_type: Type.Union([Type.Literal('standard'), Type.Literal('reversal'), Type.Literal('closing')]),
+  reverses_id: Nullable(Id),
+  reversed_by_id: Nullable(Id),
+  created_by: Nullable(Id),
+  posted_at: Timestamp,
+  currency_id: Id,
+  lines: Type.Array(Line),
+});
+export type EntryView = Static<typeof Entry>;
+
+export const EntryListQuery = Type.Object({
+  period_id: Type.Optional(Id),
+  start_date: Type.Optional(DateString),
+  end_date: Type.Optional(DateString),
+  account_id: Type.Optional(Id),
+  ...PageQuery,
+}, { additionalProperties: false });
+export type EntryListFilter = Static<typeof EntryListQuery>;

@@ -1,0 +1,106 @@
+import { notFound, validationError } from '../domain/errors.js';
+import { netBalance, resolveNewAccount } from '../domain/accounts/new-account.js';
+import { formatAmount } from '../domain/money/amount.js';
+import type { Account } from '../domain/types.js';
+import type {
+  AccountBalanceView, AccountListFilter, AccountTransactionView, AccountView, CreateAccountInput, UpdateAccountInput,
+} from '../schemas/account.js';
+import { type Actor, requirePermission } from './actor.js';
+import type { Page, PageInput, ServiceContext } from './context.js';
+import type { LedgerReads } from './ports/ledger-store.js';
+
+export async function createAccount(ctx: ServiceContext, actor: Actor, input: CreateAccountInput): Promise<AccountView> {
+  requirePermission(actor, 'accounts:write');
+  return ctx.store.write(async (tx) => {
+    const parent = input.parent_id ? await tx.getAccount(input.parent_id) : undefined;
+    const resolved = resolveNewAccount(input, parent);
+    if (!(await tx.getCurrency(resolved.currency_id))) {
+      throw validationError(`Currency ${resolved.currency_id} does not exist`, 'currency_id',
+        'Use the id of an existing currency (GET /api/v1/currencies)');
+    }
+    const account: Account = { id: ctx.runtime.newId(), ...resolved, is_active: true, created_at: ctx.now() };
+    await tx.insertAccount(account);
+    return account;
+  });
+}
+
+export async function getAccount(ctx: ServiceContext, id: string): Promise<AccountView> {
+  return findAccount(ctx.store, id);
+}
+
+async function findAccount(reads: LedgerReads, id: string): Promise<Account> {
+  const account = await reads.getAccount(id);
+  if (!account) throw notFound('Account', id);
+  return account;
+}
+
+/** Ordered by account_number. */
+export async function listAccounts(ctx: ServiceContext, filter: AccountListFilter): Promise<Page<AccountView>> {
+  if (filter.currency_id !== undefined && !(await ctx.store.getCurrency(filter.currency_id))) {
+    throw notFound('Currency', filter.currency_id, 'currency_id');
+  }
+  if (filter.parent_id !== undefined) await findAccount(ctx.store, filter.parent_id);
+  const page = await ctx.store.listAccounts(filter, ctx.pageRequest('accounts', filter));
+  return ctx.toPage('accounts', page, (account) => account);
+}
+
+export async function listSubAccounts(ctx: ServiceContext, id: string): Promise<AccountView[]> {
+  await findAccount(ctx.store, id);
+  return ctx.store.listSubAccounts(id);
+}
+
+export async function updateAccount(ctx: ServiceContext, actor: Actor, id: string, input: UpdateAccountInput): Promise<AccountView> {
+  requirePermission(actor, 'accounts:write');
+  return ctx.store.write(async (tx) => {
+    await findAccount(tx, id);
+    await tx.updateAccount(id, { name: input.name, is_active: input.is_active, xbrl_tag: input.xbrl_tag });
+    return (await tx.getAccount(id))!;
+  });
+}
+
+/** The posting accounts behind an account: its sub-accounts for a control account, else itself. */
+async function postingAccountIds(reads: LedgerReads, account: Account): Promise<string[]> {
+  if (!account.has_subledger) return [account.id];
+  return [account.id, ...(await reads.listSubAccounts(account.id)).map((sub) => sub.id)];
+}
+
+export async function getAccountBalance(ctx: ServiceContext, id: string, periodId?: string): Promise<AccountBalanceView> {
+  const account = await findAccount(ctx.store, id);
+  if (periodId !== undefined && !(await ctx.store.getPeriod(periodId))) throw notFound('Period', periodId, 'period_id');
+  const totals = await ctx.store.sumAccountTotals(await postingAccountIds(ctx.store, account), periodId);
+  const scale = await ctx.scaleOf(account.currency_id);
+  const net = netBalance(account.normal_balance, totals.debit_total, totals.credit_total);
+  return {
+    account_id: account.id,
+    period_id: periodId ?? null,
+    total_debits: totals.debit_total.toString(),
+    total_credits: totals.credit_total.toString(),
+    net_balance: net.toString(),
+    display_debits: formatAmount(totals.debit_total, scale),
+    display_credits: formatAmount(totals.credit_total, scale),
+    display_balance: formatAmount(net, scale),
+  };
+}
+
+/** Lines posted to the account (and its sub-accounts), oldest first by entry date then posting order. */
+export async function listAccountTransactions(ctx: ServiceContext, id: string, input: PageInput): Promise<Page<AccountTransactionView>> {
+  const account = await findAccount(ctx.store, id);
+  const list = `transactions:${id}`;
+  const page = await ctx.store.listAccountLines(await postingAccountIds(ctx.store, account), ctx.pageRequest(list, input));
+  const scale = await ctx.scaleOf(account.currency_id);
+  return ctx.toPage(list, page, (line) => ({
+    line_id: line.id,
+    journal_entry_id: line.journal_entry_id,
+    entry_date: line.entry_date,
+    description: line.entry_description,
+    line_description: line.description,
+    reference: line.reference,
+    account_id: line.account_id,
+    account_number: line.account_number,
+    account_name: line.account_name,
+    debit_amount: line.debit_amount.toString(),
+    credit_amount: line.credit_amount.toString(),
+    display_debit: formatAmount(line.debit_amount, scale),
+    display_credit: formatAmount(line.credit_amount, scale),
+  }));
+}

@@ -1,0 +1,57 @@
+/** The pieces every use case shares, built once by `createLedgerService`. */
+import { notFound } from '../domain/errors.js';
+import type { Currency } from '../domain/types.js';
+import { CursorCodec, pageSize } from './cursor.js';
+import type { Keyset, LedgerReads, LedgerStore, PageRequest, StorePage } from './ports/ledger-store.js';
+import type { Runtime } from './ports/runtime.js';
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export interface PageInput {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export class ServiceContext {
+  /** asset_scale never changes after creation, so currencies are cached for formatting. */
+  private readonly currencies = new Map<string, Currency>();
+
+  constructor(readonly store: LedgerStore, readonly runtime: Runtime, readonly cursors: CursorCodec) {}
+
+  now(): string {
+    return this.runtime.clock.now().toISOString();
+  }
+
+  today(): string {
+    return this.now().slice(0, 10);
+  }
+
+  pageRequest(list: string, input: PageInput): PageRequest {
+    return { limit: pageSize(input.limit), after: this.cursors.decode(list, input.cursor) };
+  }
+
+  toPage<A, B>(list: string, page: StorePage<A>, view: (item: A) => B): Page<B> {
+    return {
+      data: page.items.map(view),
+      has_more: page.next !== undefined,
+      next_cursor: page.next === undefined ? null : this.cursors.encode(list, page.next as Keyset),
+    };
+  }
+
+  async currency(id: string, reads: LedgerReads = this.store): Promise<Currency> {
+    const cached = this.currencies.get(id);
+    if (cached) return cached;
+    const currency = await reads.getCurrency(id);
+    if (!currency) throw notFound('Currency', id);
+    this.currencies.set(id, currency);
+    return currency;
+  }
+
+  async scaleOf(currencyId: string, reads: LedgerReads = this.store): Promise<number> {
+    return (await this.currency(currencyId, reads)).asset_scale;
+  }
+}

@@ -1,0 +1,42 @@
+import { notFound } from '../domain/errors.js';
+import type { Currency } from '../domain/types.js';
+import type { CreateCurrencyInput, CurrencyView, UpdateCurrencyInput } from '../schemas/currency.js';
+import { type Actor, requirePermission } from './actor.js';
+import type { Page, PageInput, ServiceContext } from './context.js';
+
+export async function createCurrency(ctx: ServiceContext, actor: Actor, input: CreateCurrencyInput): Promise<CurrencyView> {
+  requirePermission(actor, 'currencies:write');
+  const currency: Currency = {
+    id: ctx.runtime.newId(),
+    code: input.code,
+    name: input.name,
+    symbol: input.symbol,
+    asset_scale: input.asset_scale,
+    asset_type: input.asset_type,
+    caip19_id: input.caip19_id,
+    created_at: ctx.now(),
+  };
+  await ctx.store.write((tx) => tx.insertCurrency(currency));
+  return currency;
+}
+
+export async function getCurrency(ctx: ServiceContext, id: string): Promise<CurrencyView> {
+  const currency = await ctx.store.getCurrency(id);
+  if (!currency) throw notFound('Currency', id);
+  return currency;
+}
+
+/** Ordered by code. */
+export async function listCurrencies(ctx: ServiceContext, input: PageInput): Promise<Page<CurrencyView>> {
+  const page = await ctx.store.listCurrencies(ctx.pageRequest('currencies', input));
+  return ctx.toPage('currencies', page, (currency) => currency);
+}
+
+export async function updateCurrency(ctx: ServiceContext, actor: Actor, id: string, input: UpdateCurrencyInput): Promise<CurrencyView> {
+  requirePermission(actor, 'currencies:write');
+  return ctx.store.write(async (tx) => {
+    if (!(await tx.getCurrency(id))) throw notFound('Currency', id);
+    await tx.updateCurrency(id, { name: input.name, symbol: input.symbol });
+    return (await tx.getCurrency(id))!;
+  });
+}

@@ -1,0 +1,29 @@
+import { notFound } from '../domain/errors.js';
+import { parseDate } from '../domain/dates.js';
+import type { EntryListFilter, EntryView } from '../schemas/journal-entry.js';
+import type { Page, ServiceContext } from './context.js';
+import { entryView } from './views.js';
+
+export async function getJournalEntry(ctx: ServiceContext, id: string): Promise<EntryView> {
+  const entry = await ctx.store.getEntry(id);
+  if (!entry) throw notFound('Journal entry', id);
+  return entryView(entry, await ctx.scaleOf(entry.currency_id));
+}
+
+/** Ordered by entry_date, then posting order. */
+export async function listJournalEntries(ctx: ServiceContext, filter: EntryListFilter): Promise<Page<EntryView>> {
+  if (filter.start_date !== undefined) parseDate(filter.start_date, 'start_date');
+  if (filter.end_date !== undefined) parseDate(filter.end_date, 'end_date');
+  if (filter.period_id !== undefined && !(await ctx.store.getPeriod(filter.period_id))) {
+    throw notFound('Period', filter.period_id, 'period_id');
+  }
+  if (filter.account_id !== undefined && !(await ctx.store.getAccount(filter.account_id))) {
+    throw notFound('Account', filter.account_id, 'account_id');
+  }
+  const page = await ctx.store.listEntries(filter, ctx.pageRequest('journal-entries', filter));
+  const scales = new Map<string, number>();
+  for (const entry of page.items) {
+    if (!scales.has(entry.currency_id)) scales.set(entry.currency_id, await ctx.scaleOf(entry.currency_id));
+  }
+  return ctx.toPage('journal-entries', page, (entry) => entryView(entry, scales.get(entry.currency_id)!));
+}

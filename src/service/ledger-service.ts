@@ -1,0 +1,79 @@
+/**
+ * The use cases of the ledger, bound to one store. The HTTP routes and the CLI commands call these
+ * methods and nothing else, so both faces enforce the same rules.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AccountListFilter, CreateAccountInput, UpdateAccountInput } from '../schemas/account.js';
+import type { CreateCurrencyInput, UpdateCurrencyInput } from '../schemas/currency.js';
+import type { CreateEntryInput, EntryListFilter, ReverseInput } from '../schemas/journal-entry.js';
+import type { CreatePeriodInput } from '../schemas/period.js';
+import type { UpdateSettingsInput } from '../schemas/settings.js';
+import type { CreateServiceAccountInput } from '../schemas/user.js';
+import * as accounts from './accounts.js';
+import type { Actor } from './actor.js';
+import { ServiceContext, type PageInput } from './context.js';
+import { CursorCodec } from './cursor.js';
+import * as currencies from './currencies.js';
+import * as journal from './journal-entries.js';
+import * as periods from './periods.js';
+import type { LedgerStore } from './ports/ledger-store.js';
+import type { Runtime } from './ports/runtime.js';
+import { postJournalEntry, reverseJournalEntry } from './post-journal-entry.js';
+import * as settings from './settings.js';
+import * as users from './users.js';
+
+const CURSOR_SECRET_KEY = 'secret.cursor';
+
+export class LedgerService {
+  private constructor(readonly ctx: ServiceContext) {}
+
+  static async create(store: LedgerStore, runtime: Runtime): Promise<LedgerService> {
+    const secret = await loadOrCreateSecret(store, CURSOR_SECRET_KEY);
+    return new LedgerService(new ServiceContext(store, runtime, new CursorCodec(secret)));
+  }
+
+  createCurrency(actor: Actor, input: CreateCurrencyInput) { return currencies.createCurrency(this.ctx, actor, input); }
+  getCurrency(id: string) { return currencies.getCurrency(this.ctx, id); }
+  listCurrencies(input: PageInput) { return currencies.listCurrencies(this.ctx, input); }
+  updateCurrency(actor: Actor, id: string, input: UpdateCurrencyInput) { return currencies.updateCurrency(this.ctx, actor, id, input); }
+
+  createAccount(actor: Actor, input: CreateAccountInput) { return accounts.createAccount(this.ctx, actor, input); }
+  getAccount(id: string) { return accounts.getAccount(this.ctx, id); }
+  listAccounts(filter: AccountListFilter) { return accounts.listAccounts(this.ctx, filter); }
+  listSubAccounts(id: string) { return accounts.listSubAccounts(this.ctx, id); }
+  updateAccount(actor: Actor, id: string, input: UpdateAccountInput) { return accounts.updateAccount(this.ctx, actor, id, input); }
+  getAccountBalance(id: string, periodId?: string) { return accounts.getAccountBalance(this.ctx, id, periodId); }
+  listAccountTransactions(id: string, input: PageInput) { return accounts.listAccountTransactions(this.ctx, id, input); }
+
+  createPeriod(actor: Actor, input: CreatePeriodInput) { return periods.createPeriod(this.ctx, actor, input); }
+  getPeriod(id: string) { return periods.getPeriod(this.ctx, id); }
+  listPeriods(input: PageInput) { return periods.listPeriods(this.ctx, input); }
+
+  postJournalEntry(actor: Actor, input: CreateEntryInput) { return postJournalEntry(this.ctx, actor, input); }
+  reverseJournalEntry(actor: Actor, id: string, input: ReverseInput) { return reverseJournalEntry(this.ctx, actor, id, input); }
+  getJournalEntry(id: string) { return journal.getJournalEntry(this.ctx, id); }
+  listJournalEntries(filter: EntryListFilter) { return journal.listJournalEntries(this.ctx, filter); }
+
+  getSettings() { return settings.getSettings(this.ctx); }
+  updateSettings(actor: Actor, input: UpdateSettingsInput) { return settings.updateSettings(this.ctx, actor, input); }
+
+  createServiceAccount(actor: Actor | null, input: CreateServiceAccountInput) { return users.createServiceAccount(this.ctx, actor, input); }
+  getUser(id: string) { return users.getUser(this.ctx, id); }
+  listUsers(input: PageInput) { return users.listUsers(this.ctx, input); }
+  authenticate(token: string) { return users.authenticateBearer(this.ctx, token); }
+
+  health() { return this.ctx.store.ping(); }
+}
+
+/** Secrets live in the database so that every process on the same file agrees on them. */
+export async function loadOrCreateSecret(store: LedgerStore, key: string): Promise<string> {
+  const existing = await store.getSetting(key);
+  if (existing) return existing;
+  return store.write(async (tx) => {
+    const raced = await tx.getSetting(key);
+    if (raced) return raced;
+    const secret = randomBytes(32).toString('base64url');
+    await tx.setSetting(key, secret);
+    return secret;
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * The storage port. The service talks only to these interfaces; no driver type crosses them.
+ * Adapters (SQLite now, PostgreSQL later) translate their driver's failures into LedgerError
+ * codes (a unique violation becomes DUPLICATE, and so on).
+ */
+import type {
+  Account, AccountType, Currency, JournalEntry, JournalEntryView, JournalLineView, Period, Permissions,
+  Totals, User,
+} from '../../domain/types.js';
+
+/** A keyset position: the sort-key values of the last row of the previous page. */
+export type Keyset = readonly (string | number)[];
+
+export interface PageRequest {
+  limit: number;
+  after?: Keyset | undefined;
+}
+
+export interface StorePage<T> {
+  items: T[];
+  /** The keyset of the last item, when more rows follow. */
+  next: Keyset | undefined;
+}
+
+export interface AccountFilter {
+  account_type?: AccountType | undefined;
+  currency_id?: string | undefined;
+  is_active?: boolean | undefined;
+  parent_id?: string | undefined;
+}
+
+export interface EntryFilter {
+  period_id?: string | undefined;
+  start_date?: string | undefined;
+  end_date?: string | undefined;
+  account_id?: string | undefined;
+}
+
+export interface AccountLine extends JournalLineView {
+  journal_entry_id: string;
+  entry_date: string;
+  entry_description: string;
+  reference: string | null;
+}
+
+export interface StoredUser extends User {
+  password_hash: string | null;
+}
+
+export interface IdempotencyRecord {
+  request_hash: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+export interface LedgerReads {
+  getCurrency(id: string): Promise<Currency | undefined>;
+  listCurrencies(page: PageRequest): Promise<StorePage<Currency>>;
+
+  getAccount(id: string): Promise<Account | undefined>;
+  getAccounts(ids: readonly string[]): Promise<Map<string, Account>>;
+  listAccounts(filter: AccountFilter, page: PageRequest): Promise<StorePage<Account>>;
+  listSubAccounts(parentId: string): Promise<Account[]>;
+  /** Gross debit and credit totals of the accounts, all time or within one period. */
+  sumAccountTotals(accountIds: readonly string[], periodId?: string): Promise<Totals>;
+  listAccountLines(accountIds: readonly string[], page: PageRequest): Promise<StorePage<AccountLine>>;
+
+  getPeriod(id: string): Promise<Period | undefined>;
+  /** The period whose inclusive bounds contain the date, whatever its status. */
+  findPeriodContaining(date: string): Promise<Period | undefined>;
+  findOverlappingPeriods(startDate: string, endDate: string): Promise<Period[]>;
+  listPeriods(page: PageRequest): Promise<StorePage<Period>>;
+
+  getEntry(id: string): Promise<JournalEntryView | undefined>;
+  listEntries(filter: EntryFilter, page: PageRequest): Promise<StorePage<JournalEntryView>>;
+  /** Sum of all debits ever posted in the currency (bounds every report total). */
+  currencyDebitTotal(currencyId: string): Promise<bigint>;
+
+  getSetting(key: string): Promise<string | undefined>;
+
+  getUser(id: string): Promise<StoredUser | undefined>;
+  findUserByEmail(email: string): Promise<StoredUser | undefined>;
+  findUserByApiKeyHash(keyHash: string): Promise<StoredUser | undefined>;
+  listUsers(page: PageRequest): Promise<StorePage<User>>;
+  countUsers(): Promise<number>;
+
+  getIdempotencyRecord(principalId: string, key: string): Promise<IdempotencyRecord | undefined>;
+}
+
+export interface NewUserRecord extends User {
+  password_hash: string | null;
+}
+
+export interface LedgerWrites {
+  insertCurrency(currency: Currency): Promise<void>;
+  updateCurrency(id: string, changes: Partial<Pick<Currency, 'name' | 'symbol'>>): Promise<void>;
+
+  insertAccount(account: Account): Promise<void>;
+  updateAccount(id: string, changes: Partial<Pick<Account, 'name' | 'is_active' | 'xbrl_tag'>>): Promise<void>;
+
+  insertPeriod(period: Period): Promise<void>;
+  updatePeriod(id: string, changes: Partial<Pick<Period, 'status' | 'closed_at' | 'closed_by' | 'closing_entry_id'>>): Promise<void>;
+
+  /** Inserts the entry and its lines and adds them to every maintained total, atomically. */
+  insertEntry(entry: JournalEntry): Promise<void>;
+
+  setSetting(key: string, value: string): Promise<void>;
+
+  insertUser(user: NewUserRecord): Promise<void>;
+  updateUser(id: string, changes: Partial<Pick<StoredUser, 'name' | 'permissions' | 'is_active' | 'password_hash'>>): Promise<void>;
+  insertApiKey(key: { id: string; user_id: string; key_hash: string; created_at: string }): Promise<void>;
+
+  /** Reserves an idempotency key; false when the key already exists for the principal. */
+  reserveIdempotencyKey(principalId: string, key: string, requestHash: string, createdAt: string): Promise<boolean>;
+  completeIdempotencyKey(principalId: string, key: string, statusCode: number, responseBody: string): Promise<void>;
+  releaseIdempotencyKey(principalId: string, key: string): Promise<void>;
+  deleteIdempotencyKeysBefore(createdBefore: string): Promise<void>;
+}
+
+export interface LedgerTx extends LedgerReads, LedgerWrites {}
+
+export interface LedgerStore extends LedgerReads {
+  /**
+   * Runs `work` in one serialisable write transaction: all of it commits or none of it does.
+   * A rejected `work` rolls back only its own changes.
+   */
+  write<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T>;
+  /** True when the database answers. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type { Permissions };

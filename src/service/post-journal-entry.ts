@@ -1,0 +1,77 @@
+/**
+ * The one posting path. Every entry (standard, reversal, closing) is validated here and written
+ * with its lines and maintained totals in the caller's write transaction.
+ */
+import { parseDate } from '../domain/dates.js';
+import { validationError } from '../domain/errors.js';
+import { buildReversal } from '../domain/journal/reversal.js';
+import { type EntryInput, parseLines, validateEntry } from '../domain/journal/validate-entry.js';
+import { MAX_AMOUNT } from '../domain/money/amount.js';
+import type { EntryType, JournalEntry, JournalEntryView } from '../domain/types.js';
+import { notFound } from '../domain/errors.js';
+import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journal-entry.js';
+import { type Actor, requirePermission } from './actor.js';
+import type { ServiceContext } from './context.js';
+import type { LedgerTx } from './ports/ledger-store.js';
+import { entryView } from './views.js';
+
+export interface PostingMeta {
+  entry_type: EntryType;
+  reverses_id: string | null;
+  created_by: string | null;
+}
+
+/** Validates and writes an entry inside `tx`; returns it as stored, with account names. */
+export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: EntryInput, meta: PostingMeta): Promise<JournalEntryView> {
+  const entryDate = parseDate(input.entry_date, 'entry_date');
+  const lines = parseLines(input.lines);
+  const accounts = await tx.getAccounts(lines.map((line) => line.account_id));
+  const period = await tx.findPeriodContaining(entryDate);
+  const valid = validateEntry(entryDate, lines, { accounts, period });
+  // The currency's all-time debit total bounds every balance and report total in it.
+  if ((await tx.currencyDebitTotal(valid.currency_id)) + valid.total > MAX_AMOUNT) {
+    throw validationError('Posting this entry would take the currency\'s totals beyond 2^127 - 1', 'lines',
+      'Amounts this large cannot be summed exactly in 128 bits; use a currency with a smaller asset_scale');
+  }
+  const entry: JournalEntry = {
+    id: ctx.runtime.newId(),
+    entry_date: entryDate,
+    description: input.description,
+    reference: input.reference ?? null,
+    metadata: input.metadata ?? null,
+    period_id: valid.period.id,
+    entry_type: meta.entry_type,
+    reverses_id: meta.reverses_id,
+    reversed_by_id: null,
+    created_by: meta.created_by,
+    posted_at: ctx.now(),
+    currency_id: valid.currency_id,
+    lines: valid.lines.map((line) => ({ id: ctx.runtime.newId(), ...line })),
+  };
+  await tx.insertEntry(entry);
+  return {
+    ...entry,
+    lines: entry.lines.map((line) => {
+      const account = accounts.get(line.account_id)!;
+      return { ...line, account_number: account.account_number, account_name: account.name };
+    }),
+  };
+}
+
+export async function postJournalEntry(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): Promise<EntryView> {
+  requirePermission(actor, 'journals:create');
+  const entry = await ctx.store.write((tx) =>
+    postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id }));
+  return entryView(entry, await ctx.scaleOf(entry.currency_id));
+}
+
+export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): Promise<EntryView> {
+  requirePermission(actor, 'journals:reverse');
+  const entry = await ctx.store.write(async (tx) => {
+    const original = await tx.getEntry(id);
+    if (!original) throw notFound('Journal entry', id);
+    const draft = buildReversal(original, input.entry_date);
+    return postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id });
+  });
+  return entryView(entry, await ctx.scaleOf(entry.currency_id));
+}

@@ -1,0 +1,150 @@
+/**
+ * The SQLite schema, applied in order and recorded in `schema_migrations`. Amounts are decimal
+ * TEXT (exact for the whole signed 128-bit range); sums are never computed by SQLite's 64-bit
+ * SUM but kept as maintained totals updated in the posting transaction.
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'core ledger',
+    sql: `
+CREATE TABLE settings (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE currencies (
+  id          TEXT PRIMARY KEY,
+  code        TEXT NOT NULL UNIQUE,
+  name        TEXT NOT NULL,
+  symbol      TEXT NOT NULL,
+  asset_scale INTEGER NOT NULL CHECK (asset_scale BETWEEN 0 AND 38),
+  asset_type  TEXT NOT NULL CHECK (asset_type IN ('fiat', 'crypto')),
+  caip19_id   TEXT NOT NULL UNIQUE,
+  created_at  TEXT NOT NULL
+) STRICT;
+
+-- Sum of every debit ever posted in a currency. Keeping it within 2^127 - 1 bounds every
+-- balance and report total in that currency, so no report can overflow.
+CREATE TABLE currency_totals (
+  currency_id TEXT PRIMARY KEY REFERENCES currencies(id),
+  debit_total TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE accounts (
+  id             TEXT PRIMARY KEY,
+  account_number TEXT NOT NULL UNIQUE,
+  name           TEXT NOT NULL,
+  currency_id    TEXT NOT NULL REFERENCES currencies(id),
+  account_type   TEXT NOT NULL CHECK (account_type IN ('asset', 'liability', 'equity', 'revenue', 'expense')),
+  normal_balance TEXT NOT NULL CHECK (normal_balance IN ('debit', 'credit')),
+  has_subledger  INTEGER NOT NULL CHECK (has_subledger IN (0, 1)),
+  parent_id      TEXT REFERENCES accounts(id),
+  entity_id      TEXT,
+  xbrl_tag       TEXT,
+  is_active      INTEGER NOT NULL CHECK (is_active IN (0, 1)),
+  created_at     TEXT NOT NULL
+) STRICT;
+CREATE INDEX accounts_parent ON accounts(parent_id, account_number);
+
+-- All-time gross totals per account, maintained by the posting transaction.
+CREATE TABLE account_balances (
+  account_id   TEXT PRIMARY KEY REFERENCES accounts(id),
+  debit_total  TEXT NOT NULL,
+  credit_total TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE periods (
+  id               TEXT PRIMARY KEY,
+  name             TEXT NOT NULL,
+  start_date       TEXT NOT NULL UNIQUE,
+  end_date         TEXT NOT NULL,
+  status           TEXT NOT NULL CHECK (status IN ('open', 'closed')),
+  closed_at        TEXT,
+  closed_by        TEXT,
+  closing_entry_id TEXT,
+  created_at       TEXT NOT NULL,
+  CHECK (start_date <= end_date)
+) STRICT;
+
+-- Per-period gross totals per account, maintained by the posting transaction.
+CREATE TABLE account_period_totals (
+  account_id   TEXT NOT NULL REFERENCES accounts(id),
+  period_id    TEXT NOT NULL REFERENCES periods(id),
+  debit_total  TEXT NOT NULL,
+  credit_total TEXT NOT NULL,
+  PRIMARY KEY (account_id, period_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE journal_entries (
+  seq         INTEGER PRIMARY KEY,
+  id          TEXT NOT NULL UNIQUE,
+  entry_date  TEXT NOT NULL,
+  description TEXT NOT NULL,
+  reference   TEXT,
+  metadata    TEXT,
+  period_id   TEXT NOT NULL REFERENCES periods(id),
+  entry_type  TEXT NOT NULL CHECK (entry_type IN ('standard', 'reversal', 'closing')),
+  -- UNIQUE: an entry can be reversed at most once, enforced by the database itself.
+  reverses_id TEXT UNIQUE REFERENCES journal_entries(id),
+  created_by  TEXT,
+  posted_at   TEXT NOT NULL,
+  currency_id TEXT NOT NULL REFERENCES currencies(id)
+) STRICT;
+CREATE INDEX journal_entries_date ON journal_entries(entry_date, seq);
+CREATE INDEX journal_entries_period ON journal_entries(period_id, entry_date, seq);
+
+CREATE TABLE journal_lines (
+  seq           INTEGER PRIMARY KEY,
+  id            TEXT NOT NULL UNIQUE,
+  entry_seq     INTEGER NOT NULL REFERENCES journal_entries(seq),
+  account_id    TEXT NOT NULL REFERENCES accounts(id),
+  entry_date    TEXT NOT NULL,
+  debit_amount  TEXT NOT NULL,
+  credit_amount TEXT NOT NULL,
+  description   TEXT
+) STRICT;
+CREATE INDEX journal_lines_account ON journal_lines(account_id, entry_date, seq);
+CREATE INDEX journal_lines_entry ON journal_lines(entry_seq);
+
+-- Posted history is immutable: corrections are reversals, never edits.
+CREATE TRIGGER journal_entries_no_update BEFORE UPDATE ON journal_entries
+BEGIN SELECT RAISE(ABORT, 'journal entries are immutable'); END;
+CREATE TRIGGER journal_entries_no_delete BEFORE DELETE ON journal_entries
+BEGIN SELECT RAISE(ABORT, 'journal entries are immutable'); END;
+CREATE TRIGGER journal_lines_no_update BEFORE UPDATE ON journal_lines
+BEGIN SELECT RAISE(ABORT, 'journal lines are immutable'); END;
+CREATE TRIGGER journal_lines_no_delete BEFORE DELETE ON journal_lines
+BEGIN SELECT RAISE(ABORT, 'journal lines are immutable'); END;
+
+CREATE TABLE users (
+  id            TEXT PRIMARY KEY,
+  name          TEXT NOT NULL,
+  email         TEXT UNIQUE COLLATE NOCASE,
+  user_type     TEXT NOT NULL CHECK (user_type IN ('human', 'service')),
+  password_hash TEXT,
+  permissions   TEXT NOT NULL,
+  is_active     INTEGER NOT NULL CHECK (is_active IN (0, 1)),
+  created_at    TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE api_keys (
+  id         TEXT PRIMARY KEY,
+  user_id    TEXT NOT NULL REFERENCES users(id),
+  key_hash   TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE idempotency_keys (
+  principal_id    TEXT NOT NULL,
+  key             TEXT NOT NULL,
+  request_hash    TEXT NOT NULL,
+  status_code     INTEGER,
+  response_body   TEXT,
+  created_at      TEXT NOT NULL,
+  PRIMARY KEY (principal_id, key)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+`,
+  },
+];

@@ -1,0 +1,95 @@
+/** Row shapes of the SQLite schema and their mapping to domain records. */
+import { parseStoredAmount } from '../../domain/money/amount.js';
+import type {
+  Account, AccountType, AssetType, Currency, EntryType, JournalLineView, NormalBalance, Period, PeriodStatus, UserType,
+} from '../../domain/types.js';
+import type { AccountLine, StoredUser } from '../../service/ports/ledger-store.js';
+
+export interface CurrencyRow {
+  id: string; code: string; name: string; symbol: string; asset_scale: number; asset_type: string;
+  caip19_id: string; created_at: string;
+}
+
+export function toCurrency(row: CurrencyRow): Currency {
+  return { ...row, asset_type: row.asset_type as AssetType };
+}
+
+export interface AccountRow {
+  id: string; account_number: string; name: string; currency_id: string; account_type: string;
+  normal_balance: string; has_subledger: number; parent_id: string | null; entity_id: string | null;
+  xbrl_tag: string | null; is_active: number; created_at: string;
+}
+
+export function toAccount(row: AccountRow): Account {
+  return {
+    ...row,
+    account_type: row.account_type as AccountType,
+    normal_balance: row.normal_balance as NormalBalance,
+    has_subledger: row.has_subledger === 1,
+    is_active: row.is_active === 1,
+  };
+}
+
+export interface PeriodRow {
+  id: string; name: string; start_date: string; end_date: string; status: string; closed_at: string | null;
+  closed_by: string | null; closing_entry_id: string | null; created_at: string;
+}
+
+export function toPeriod(row: PeriodRow): Period {
+  return { ...row, status: row.status as PeriodStatus };
+}
+
+export interface EntryRow {
+  seq: number; id: string; entry_date: string; description: string; reference: string | null;
+  metadata: string | null; period_id: string; entry_type: string; reverses_id: string | null;
+  reversed_by_id: string | null; created_by: string | null; posted_at: string; currency_id: string;
+}
+
+export interface LineRow {
+  seq: number; id: string; entry_seq: number; account_id: string; account_number: string; account_name: string;
+  debit_amount: string; credit_amount: string; description: string | null;
+}
+
+export function toLine(row: LineRow): JournalLineView {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    account_number: row.account_number,
+    account_name: row.account_name,
+    debit_amount: parseStoredAmount(row.debit_amount),
+    credit_amount: parseStoredAmount(row.credit_amount),
+    description: row.description,
+  };
+}
+
+export interface AccountLineRow extends LineRow {
+  journal_entry_id: string; entry_date: string; entry_description: string; reference: string | null;
+}
+
+export function toAccountLine(row: AccountLineRow): AccountLine {
+  return {
+    ...toLine(row),
+    journal_entry_id: row.journal_entry_id,
+    entry_date: row.entry_date,
+    entry_description: row.entry_description,
+    reference: row.reference,
+  };
+}
+
+export interface UserRow {
+  id: string; name: string; email: string | null; user_type: string; password_hash: string | null;
+  permissions: string; is_active: number; created_at: string;
+}
+
+export function toUser(row: UserRow): StoredUser {
+  return {
+    ...row,
+    user_type: row.user_type as UserType,
+    permissions: JSON.parse(row.permissions) as Record<string, boolean>,
+    is_active: row.is_active === 1,
+  };
+}
+
+export function entryTypeOf(text: string): EntryType {
+  return text as EntryType;
+}
