@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { uuidv7 } from 'uuidv7';
+import type { ServiceOptions } from '../service/context.js';
 import { LedgerService } from '../service/ledger-service.js';
 import type { Runtime } from '../service/ports/runtime.js';
 import { migrateSqlite, openSqliteStore } from '../storage/sqlite/sqlite-store.js';
@@ -30,9 +31,9 @@ export async function initLedger(path: string): Promise<void> {
   await service.ctx.store.close();
 }
 
-export async function openLedger(path: string, runtime: Runtime = systemRuntime): Promise<LedgerService> {
+export async function openLedger(path: string, runtime: Runtime = systemRuntime, options: ServiceOptions = {}): Promise<LedgerService> {
   if (!existsSync(path)) throw new MissingDatabaseError(path);
   const synchronous = process.env.LEDGER_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL';
   const store = openSqliteStore({ path, synchronous });
-  return LedgerService.create(store, runtime);
+  return LedgerService.create(store, runtime, { jwtSecret: process.env.LEDGER_JWT_SECRET || undefined, ...options });
 }

@@ -30,6 +30,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export interface ErrorDetails {
   field?: string | undefined;
   suggestion?: string | undefined;
+  /** For RATE_LIMITED: when the caller may try again. */
+  retryAfterSeconds?: number | undefined;
 }
 
 /** A rule violation or failure the caller can act on; carries no transport detail. */
@@ -37,6 +39,7 @@ export class LedgerError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
   readonly suggestion: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(message);
@@ -44,6 +47,7 @@ export class LedgerError extends Error {
     this.code = code;
     this.field = details.field;
     this.suggestion = details.suggestion;
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }
 

@@ -12,6 +12,7 @@ import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { accountRoutes } from './routes/accounts.js';
+import { authRoutes } from './routes/auth.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { journalEntryRoutes } from './routes/journal-entries.js';
 import { periodRoutes } from './routes/periods.js';
@@ -78,6 +79,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The OpenAPI document is public so that /docs and code generators can read it without a key.
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(authRoutes, { service, prefix: '/auth' });
 
   await app.register(async (api) => {
     requireAuthentication(api, service);

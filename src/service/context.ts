@@ -1,6 +1,8 @@
 /** The pieces every use case shares, built once by `createLedgerService`. */
 import { notFound } from '../domain/errors.js';
 import type { Currency } from '../domain/types.js';
+import type { AccessTokens } from './auth/access-tokens.js';
+import type { LoginThrottle } from './auth/login-throttle.js';
 import { CursorCodec, pageSize } from './cursor.js';
 import type { Keyset, LedgerReads, LedgerStore, PageRequest, StorePage } from './ports/ledger-store.js';
 import type { Runtime } from './ports/runtime.js';
@@ -16,11 +18,25 @@ export interface PageInput {
   cursor?: string | undefined;
 }
 
+export interface ServiceOptions {
+  /** scrypt cost parameter N for new password hashes (a power of two). */
+  scryptCost?: number | undefined;
+  /** JWT signing secret; when absent one is generated once and kept in the database. */
+  jwtSecret?: string | undefined;
+}
+
 export class ServiceContext {
   /** asset_scale never changes after creation, so currencies are cached for formatting. */
   private readonly currencies = new Map<string, Currency>();
 
-  constructor(readonly store: LedgerStore, readonly runtime: Runtime, readonly cursors: CursorCodec) {}
+  constructor(
+    readonly store: LedgerStore,
+    readonly runtime: Runtime,
+    readonly cursors: CursorCodec,
+    readonly accessTokens: AccessTokens,
+    readonly loginThrottle: LoginThrottle,
+    readonly options: ServiceOptions,
+  ) {}
 
   now(): string {
     return this.runtime.clock.now().toISOString();

@@ -8,10 +8,14 @@ import type { CreateCurrencyInput, UpdateCurrencyInput } from '../schemas/curren
 import type { CreateEntryInput, EntryListFilter, ReverseInput } from '../schemas/journal-entry.js';
 import type { CreatePeriodInput } from '../schemas/period.js';
 import type { UpdateSettingsInput } from '../schemas/settings.js';
-import type { CreateServiceAccountInput } from '../schemas/user.js';
+import type {
+  CreateServiceAccountInput, CreateUserInput, LoginInput, RefreshInput, SetupInput, UpdateUserInput,
+} from '../schemas/user.js';
 import * as accounts from './accounts.js';
 import type { Actor } from './actor.js';
-import { ServiceContext, type PageInput } from './context.js';
+import { AccessTokens } from './auth/access-tokens.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import { ServiceContext, type PageInput, type ServiceOptions } from './context.js';
 import { CursorCodec } from './cursor.js';
 import * as currencies from './currencies.js';
 import * as journal from './journal-entries.js';
@@ -19,17 +23,21 @@ import * as periods from './periods.js';
 import type { LedgerStore } from './ports/ledger-store.js';
 import type { Runtime } from './ports/runtime.js';
 import { postJournalEntry, reverseJournalEntry } from './post-journal-entry.js';
+import * as sessions from './sessions.js';
 import * as settings from './settings.js';
 import * as users from './users.js';
 
 const CURSOR_SECRET_KEY = 'secret.cursor';
+const JWT_SECRET_KEY = 'secret.jwt';
 
 export class LedgerService {
   private constructor(readonly ctx: ServiceContext) {}
 
-  static async create(store: LedgerStore, runtime: Runtime): Promise<LedgerService> {
-    const secret = await loadOrCreateSecret(store, CURSOR_SECRET_KEY);
-    return new LedgerService(new ServiceContext(store, runtime, new CursorCodec(secret)));
+  static async create(store: LedgerStore, runtime: Runtime, options: ServiceOptions = {}): Promise<LedgerService> {
+    const cursorSecret = await loadOrCreateSecret(store, CURSOR_SECRET_KEY);
+    const jwtSecret = options.jwtSecret ?? await loadOrCreateSecret(store, JWT_SECRET_KEY);
+    return new LedgerService(new ServiceContext(store, runtime, new CursorCodec(cursorSecret),
+      new AccessTokens(jwtSecret, runtime.clock), new LoginThrottle(runtime.clock), options));
   }
 
   createCurrency(actor: Actor, input: CreateCurrencyInput) { return currencies.createCurrency(this.ctx, actor, input); }
@@ -58,9 +66,18 @@ export class LedgerService {
   updateSettings(actor: Actor, input: UpdateSettingsInput) { return settings.updateSettings(this.ctx, actor, input); }
 
   createServiceAccount(actor: Actor | null, input: CreateServiceAccountInput) { return users.createServiceAccount(this.ctx, actor, input); }
+  createUser(actor: Actor | null, input: CreateUserInput) { return users.createUser(this.ctx, actor, input); }
+  updateUser(actor: Actor | null, id: string, input: UpdateUserInput) { return users.updateUser(this.ctx, actor, id, input); }
   getUser(id: string) { return users.getUser(this.ctx, id); }
   listUsers(input: PageInput) { return users.listUsers(this.ctx, input); }
   authenticate(token: string) { return users.authenticateBearer(this.ctx, token); }
+
+  login(input: LoginInput, clientKey: string) { return sessions.login(this.ctx, input, clientKey); }
+  refresh(input: RefreshInput) { return sessions.refresh(this.ctx, input); }
+  logout(input: RefreshInput) { return sessions.logout(this.ctx, input); }
+  me(actor: Actor) { return sessions.me(this.ctx, actor); }
+  needsSetup() { return sessions.needsSetup(this.ctx); }
+  setup(input: SetupInput) { return sessions.setup(this.ctx, input); }
 
   health() { return this.ctx.store.ping(); }
 }

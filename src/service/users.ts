@@ -1,9 +1,14 @@
+/** Users: human users who log in, service accounts with API keys, and who may manage whom. */
 import { createHash, randomBytes } from 'node:crypto';
 import { LedgerError, notFound, validationError } from '../domain/errors.js';
 import type { Permissions, User } from '../domain/types.js';
-import type { CreateServiceAccountInput, ServiceAccountCreatedView, UserView } from '../schemas/user.js';
+import type {
+  CreateServiceAccountInput, CreateUserInput, ServiceAccountCreatedView, UpdateUserInput, UserView,
+} from '../schemas/user.js';
 import { type Actor, PERMISSION_KEYS, hasPermission, requirePermission } from './actor.js';
+import { assertPasswordAcceptable, hashPassword } from './auth/passwords.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
+import type { LedgerTx, StoredUser } from './ports/ledger-store.js';
 import { userView } from './views.js';
 
 /** Permissions of users created from the command line when none are given. */
@@ -24,24 +29,30 @@ export function assertPermissionKeys(permissions: Permissions): void {
   }
 }
 
+const grantsManagement = (permissions: Permissions) => permissions.admin === true || permissions['users:manage'] === true;
+
 /**
  * `actor` is the API caller, or null for the local operator of the command line, who already
- * holds the database file and so may do anything.
+ * holds the database file and so may do anything. Only an admin grants admin or users:manage.
  */
-function authorizeUserManagement(actor: Actor | null, permissions: Permissions): void {
+function authorizeGrant(actor: Actor | null, permissions: Permissions): void {
   if (actor === null) return;
   requirePermission(actor, 'users:manage');
-  if ((permissions.admin === true || permissions['users:manage'] === true) && !hasPermission(actor, 'admin')) {
+  if (grantsManagement(permissions) && !hasPermission(actor, 'admin')) {
     throw new LedgerError('FORBIDDEN', 'Only an admin may grant admin or users:manage', {
       field: 'permissions', suggestion: 'Ask an admin to grant these permissions',
     });
   }
 }
 
+function normaliseEmail(email: string): string {
+  return email.trim();
+}
+
 export async function createServiceAccount(ctx: ServiceContext, actor: Actor | null, input: CreateServiceAccountInput): Promise<ServiceAccountCreatedView> {
   const permissions = input.permissions ?? (actor === null ? ADMIN_PERMISSIONS : {});
   assertPermissionKeys(permissions);
-  authorizeUserManagement(actor, permissions);
+  authorizeGrant(actor, permissions);
   const user: User = {
     id: ctx.runtime.newId(), name: input.name, email: null, user_type: 'service', permissions, is_active: true,
     created_at: ctx.now(),
@@ -52,6 +63,56 @@ export async function createServiceAccount(ctx: ServiceContext, actor: Actor | n
     await tx.insertApiKey({ id: ctx.runtime.newId(), user_id: user.id, key_hash: hashApiKey(apiKey), created_at: user.created_at });
   });
   return { ...userView(user), api_key: apiKey };
+}
+
+/** Builds a human user record; the password is hashed before any transaction starts. */
+export async function newHumanUser(ctx: ServiceContext, input: CreateUserInput, permissions: Permissions): Promise<StoredUser> {
+  assertPermissionKeys(permissions);
+  assertPasswordAcceptable(input.password);
+  return {
+    id: ctx.runtime.newId(), name: input.name, email: normaliseEmail(input.email), user_type: 'human', permissions,
+    is_active: true, created_at: ctx.now(), password_hash: await hashPassword(input.password, ctx.options.scryptCost),
+  };
+}
+
+export async function createUser(ctx: ServiceContext, actor: Actor | null, input: CreateUserInput): Promise<UserView> {
+  const permissions = input.permissions ?? (actor === null ? ADMIN_PERMISSIONS : {});
+  assertPermissionKeys(permissions);
+  authorizeGrant(actor, permissions);
+  const user = await newHumanUser(ctx, input, permissions);
+  await ctx.store.write((tx) => tx.insertUser(user));
+  return userView(user);
+}
+
+export async function updateUser(ctx: ServiceContext, actor: Actor | null, id: string, input: UpdateUserInput): Promise<UserView> {
+  if (input.permissions !== undefined) assertPermissionKeys(input.permissions);
+  if (actor !== null) requirePermission(actor, 'users:manage');
+  return ctx.store.write(async (tx) => {
+    const target = await tx.getUser(id);
+    if (!target) throw notFound('User', id);
+    if (actor !== null && !hasPermission(actor, 'admin')
+      && (grantsManagement(target.permissions) || (input.permissions !== undefined && grantsManagement(input.permissions)))) {
+      throw new LedgerError('FORBIDDEN', 'Only an admin may change an admin or a user manager, or grant those permissions', {
+        field: 'permissions', suggestion: 'Ask an admin to make this change',
+      });
+    }
+    if (input.is_active === false && actor !== null && actor.user_id === id) {
+      throw validationError('You cannot deactivate yourself', 'is_active', 'Ask another admin to deactivate this user');
+    }
+    await assertAdminRemains(tx, target, input);
+    await tx.updateUser(id, { name: input.name, permissions: input.permissions, is_active: input.is_active });
+    return userView((await tx.getUser(id))!);
+  });
+}
+
+/** The last active admin can be neither deactivated nor stripped of admin. */
+async function assertAdminRemains(tx: LedgerTx, target: StoredUser, input: UpdateUserInput): Promise<void> {
+  const isActiveAdmin = target.is_active && target.permissions.admin === true;
+  const staysActiveAdmin = (input.is_active ?? target.is_active) && (input.permissions ?? target.permissions).admin === true;
+  if (isActiveAdmin && !staysActiveAdmin && (await tx.countActiveAdmins()) <= 1) {
+    throw validationError('This is the last active admin', input.is_active === false ? 'is_active' : 'permissions.admin',
+      'Make another user an admin first');
+  }
 }
 
 export async function getUser(ctx: ServiceContext, id: string): Promise<UserView> {
@@ -66,17 +127,33 @@ export async function listUsers(ctx: ServiceContext, input: PageInput): Promise<
   return ctx.toPage('users', page, userView);
 }
 
-export function unauthorized(message: string): LedgerError {
-  return new LedgerError('UNAUTHORIZED', message, {
-    suggestion: 'Send Authorization: Bearer <API key or access token> of an active user',
-  });
+export function unauthorized(message: string,
+  suggestion = 'Send Authorization: Bearer <API key or access token> of an active user'): LedgerError {
+  return new LedgerError('UNAUTHORIZED', message, { suggestion });
 }
 
-/** Resolves a bearer credential to the acting user. */
-export async function authenticateBearer(ctx: ServiceContext, token: string): Promise<Actor> {
-  if (!token.startsWith(API_KEY_PREFIX)) throw unauthorized('Unknown credential type');
-  const user = await ctx.store.findUserByApiKeyHash(hashApiKey(token));
-  if (!user) throw unauthorized('Unknown API key');
-  if (!user.is_active) throw unauthorized('The user of this API key is inactive');
+export function actorOfUser(user: User): Actor {
   return { user_id: user.id, user_type: user.user_type, permissions: user.permissions };
+}
+
+/**
+ * Resolves a bearer credential to the acting user: a `tsk_` API key (looked up by its SHA-256)
+ * or a JWT access token. The user is read on every request, so deactivation and permission
+ * changes take effect on the next request.
+ */
+export async function authenticateBearer(ctx: ServiceContext, token: string): Promise<Actor> {
+  let user: StoredUser | undefined;
+  if (token.startsWith(API_KEY_PREFIX)) {
+    user = await ctx.store.findUserByApiKeyHash(hashApiKey(token));
+    if (!user) throw unauthorized('Unknown API key');
+  } else if (token.startsWith('eyJ')) {
+    const userId = await ctx.accessTokens.verify(token);
+    if (userId === undefined) throw unauthorized('Invalid or expired access token');
+    user = await ctx.store.getUser(userId);
+    if (!user) throw unauthorized('Unknown user');
+  } else {
+    throw unauthorized('Unknown credential type; expected an API key (tsk_...) or an access token');
+  }
+  if (!user.is_active) throw unauthorized('The user is inactive');
+  return actorOfUser(user);
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uuidv7 } from 'uuidv7';
+import { expect } from 'vitest';
 import { initLedger, openLedger } from '../../src/app/open-ledger.js';
 import { buildApp, type AppOptions } from '../../src/http/build-app.js';
 import type { LedgerService } from '../../src/service/ledger-service.js';
@@ -39,7 +40,8 @@ export async function startApi(options: Partial<Omit<AppOptions, 'service'>> = {
   const dbPath = join(dir, 'ledger.db');
   await initLedger(dbPath);
   const clock = new TestClock();
-  const service = await openLedger(dbPath, { clock, newId: uuidv7 });
+  // A low scrypt cost keeps user creation fast in tests; the default is exercised by its own test.
+  const service = await openLedger(dbPath, { clock, newId: uuidv7 }, { scryptCost: 2 ** 10 });
   const app = await buildApp({ service, logLevel: 'silent', ...options });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const admin = await service.createServiceAccount(null, { name: 'test admin' });
@@ -96,4 +98,93 @@ export function entryBody(debitAccount: string, creditAccount: string, amount: s
       { account_id: creditAccount, credit_amount: amount },
     ],
   };
+}
+
+/** The largest amount a line or total may carry: 2^127 - 1. */
+export const MAX_AMOUNT = (1n << 127n) - 1n;
+
+/**
+ * Asserts the status of a response and returns its `data`, with the body in the failure message
+ * so that a setup step that goes wrong says why.
+ */
+export function dataOf<T = any>(response: ApiResponse, status = 200): T {
+  if (response.status !== status) {
+    throw new Error(`expected HTTP ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+  return response.body.data as T;
+}
+
+/** Asserts an error answer: status, code, and (when given) the offending field. */
+export function expectError(response: ApiResponse, status: number, code: string, field?: string): void {
+  expect({ status: response.status, code: response.body?.code }).toEqual({ status, code });
+  expect(typeof response.body.message).toBe('string');
+  expect(response.body.message.length).toBeGreaterThan(0);
+  if (field !== undefined) expect(response.body.field).toBe(field);
+}
+
+let currencySerial = 0;
+
+/** Creates a currency; code and caip19_id are made unique unless given. */
+export async function createCurrency(api: ApiFixture, fields: Record<string, unknown> = {}) {
+  currencySerial += 1;
+  const code = (fields.code as string | undefined) ?? `C${currencySerial}`;
+  return dataOf(await api.request('POST', '/api/v1/currencies', {
+    code, name: `Currency ${code}`, symbol: '¤', asset_scale: 2, asset_type: 'fiat',
+    caip19_id: `test:0/token:${code}`, ...fields,
+  }), 201);
+}
+
+export async function createAccount(api: ApiFixture, fields: Record<string, unknown>) {
+  return dataOf(await api.request('POST', '/api/v1/accounts', fields), 201);
+}
+
+export async function createPeriod(api: ApiFixture, name: string, start_date: string, end_date: string) {
+  return dataOf(await api.request('POST', '/api/v1/periods', { name, start_date, end_date }), 201);
+}
+
+/** Posts a balanced two-line entry and returns it. */
+export async function postEntry(api: ApiFixture, debitAccount: string, creditAccount: string, amount: string,
+  entryDate = '2026-03-01', description = 'test entry') {
+  return dataOf(await api.request('POST', '/api/v1/journal-entries',
+    entryBody(debitAccount, creditAccount, amount, entryDate, description)), 201);
+}
+
+export async function balanceOf(api: ApiFixture, accountId: string, periodId?: string) {
+  const query = periodId === undefined ? '' : `?period_id=${encodeURIComponent(periodId)}`;
+  return dataOf(await api.request('GET', `/api/v1/accounts/${accountId}/balance${query}`));
+}
+
+/** A new service account with the given permissions; returns its API key. */
+export async function newApiKey(api: ApiFixture, permissions?: Record<string, boolean>): Promise<string> {
+  const created = await api.service.createServiceAccount(null, { name: `caller ${Math.random()}`, permissions });
+  return created.api_key;
+}
+
+/**
+ * Follows next_cursor from the first page to the last and returns every row with the pages seen.
+ * `betweenPages` runs after each page that has a successor (to write while a walk is under way).
+ */
+export async function walkPages<T = any>(api: ApiFixture, path: string,
+  options: { limit?: number; betweenPages?: (pageIndex: number) => Promise<void> } = {}) {
+  const rows: T[] = [];
+  const pages: T[][] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const params = new URLSearchParams();
+    if (options.limit !== undefined) params.set('limit', String(options.limit));
+    if (cursor !== null) params.set('cursor', cursor);
+    const separator = path.includes('?') ? '&' : '?';
+    const query = params.toString();
+    const response = await api.request('GET', query ? `${path}${separator}${query}` : path);
+    if (response.status !== 200) throw new Error(`page ${pages.length} failed: ${JSON.stringify(response.body)}`);
+    const { data, has_more, next_cursor } = response.body as { data: T[]; has_more: boolean; next_cursor: string | null };
+    expect(has_more).toBe(next_cursor !== null);
+    pages.push(data);
+    rows.push(...data);
+    if (!has_more) break;
+    if (pages.length > 10_000) throw new Error('pagination does not end');
+    await options.betweenPages?.(pages.length - 1);
+    cursor = next_cursor;
+  }
+  return { rows, pages };
 }

@@ -1,6 +1,9 @@
+/** `ledger users ...`: list, get and create users and service accounts on the database file. */
 import { type Command, InvalidArgumentError } from 'commander';
-import { globals } from '../global-options.js';
+import { withService } from '../with-service.js';
 import { printJson } from '../output.js';
+import { printTable } from '../render/table.js';
+import type { UserView } from '../../schemas/user.js';
 
 function parsePermissions(text: string): Record<string, boolean> {
   try {
@@ -12,26 +15,81 @@ function parsePermissions(text: string): Record<string, boolean> {
   }
 }
 
+function permissionList(user: UserView): string {
+  return Object.entries(user.permissions).filter(([, on]) => on).map(([key]) => key).join(', ') || '(read only)';
+}
+
+function printUsers(users: UserView[]): void {
+  printTable(['ID', 'NAME', 'TYPE', 'EMAIL', 'ACTIVE', 'PERMISSIONS'],
+    users.map((user) => [user.id, user.name, user.user_type, user.email ?? '', user.is_active ? 'yes' : 'no', permissionList(user)]));
+}
+
 export function registerUserCommands(program: Command): void {
   const users = program.command('users').description('Users and service accounts');
+
+  users.command('list')
+    .description('List users (every user unless --limit is given)')
+    .option('--limit <n>', 'return at most n users (a page; --cursor continues)', Number)
+    .option('--cursor <cursor>', 'continue after a previous page')
+    .addHelpText('after', '\nExample:\n  $ ledger users list --json')
+    .action(withService(async (service, { json }, options: { limit?: number; cursor?: string }) => {
+      const page = await collect((cursor) => service.listUsers({ limit: options.limit ?? 200, cursor }), options);
+      if (json) printJson(page);
+      else printUsers(page.data);
+    }));
+
+  users.command('get <id>')
+    .description('Show one user')
+    .addHelpText('after', '\nExample:\n  $ ledger users get 01934f6e-...')
+    .action(withService(async (service, { json }, _options, id: string) => {
+      const user = await service.getUser(id);
+      if (json) printJson({ data: user });
+      else printUsers([user]);
+    }));
+
+  users.command('create')
+    .description('Create a human user who logs in with e-mail and password (an admin unless --permissions)')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--email <email>', 'login e-mail')
+    .requiredOption('--password <password>', 'password, at least 8 characters')
+    .option('--permissions <json>', 'permissions object; default {"admin": true}', parsePermissions)
+    .addHelpText('after', '\nExample:\n  $ ledger users create --name "Ann" --email ann@example.com --password "correct horse" --permissions \'{"journals:create": true}\'')
+    .action(withService(async (service, { json }, options: { name: string; email: string; password: string; permissions?: Record<string, boolean> }) => {
+      const user = await service.createUser(null, options);
+      if (json) printJson({ data: user });
+      else process.stdout.write(`Created user ${user.name} <${user.email}> (${user.id})\n`);
+    }));
+
   users.command('create-service-account')
     .description('Create a service account and print its API key (shown only once)')
     .requiredOption('--name <name>', 'display name')
     .option('--permissions <json>', 'permissions object; default {"admin": true}', parsePermissions)
     .addHelpText('after', '\nExample:\n  $ ledger users create-service-account --name "Billing agent" --permissions \'{"journals:create": true}\'')
-    .action(async (options: { name: string; permissions?: Record<string, boolean> }, command: Command) => {
-      const { db, json } = globals(command);
-      const { openLedger } = await import('../../app/open-ledger.js');
-      const service = await openLedger(db);
-      try {
-        const created = await service.createServiceAccount(null, { name: options.name, permissions: options.permissions });
-        if (json) printJson({ data: created });
-        else {
-          process.stdout.write(`Created service account ${created.name} (${created.id})\n`);
-          process.stdout.write(`API key (shown only once, store it now):\n${created.api_key}\n`);
-        }
-      } finally {
-        await service.ctx.store.close();
+    .action(withService(async (service, { json }, options: { name: string; permissions?: Record<string, boolean> }) => {
+      const created = await service.createServiceAccount(null, { name: options.name, permissions: options.permissions });
+      if (json) printJson({ data: created });
+      else {
+        process.stdout.write(`Created service account ${created.name} (${created.id})\n`);
+        process.stdout.write(`API key (shown only once, store it now):\n${created.api_key}\n`);
       }
-    });
+    }));
+}
+
+/**
+ * A list command returns every row unless --limit is given: without it, pages are followed to
+ * the end and printed as one list (has_more false).
+ */
+export async function collect<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ data: T[]; has_more: boolean; next_cursor: string | null }>,
+  options: { limit?: number; cursor?: string },
+) {
+  if (options.limit !== undefined) return fetchPage(options.cursor);
+  const data: T[] = [];
+  let cursor = options.cursor;
+  for (;;) {
+    const page = await fetchPage(cursor);
+    data.push(...page.data);
+    if (!page.has_more || page.next_cursor === null) return { data, has_more: false, next_cursor: null };
+    cursor = page.next_cursor;
+  }
 }

@@ -67,6 +67,7 @@ function describe(issue: AjvIssue, field: string | undefined): { message: string
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvIssue[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof LedgerError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return sendError(reply, { code: error.code, message: error.message, field: error.field, suggestion: error.suggestion });
     }
     if (error.validation && error.validation.length > 0) {

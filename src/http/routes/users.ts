@@ -1,13 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { IdParams, PageQuery, envelope, pageOf } from '../../schemas/common.js';
-import { CreateServiceAccountBody, ServiceAccountCreated, User } from '../../schemas/user.js';
+import { CreateServiceAccountBody, CreateUserBody, ServiceAccountCreated, UpdateUserBody, User } from '../../schemas/user.js';
 import { actorOf } from '../plugins/auth.js';
 import { errorResponses, type RouteOptions } from './route-options.js';
 
 const tags = ['users'];
 
 export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { service }) => {
+  app.post('/users', {
+    schema: { tags, summary: 'Create a human user (needs users:manage; only admins grant admin or users:manage)',
+      body: CreateUserBody, response: { 201: envelope(User), ...errorResponses } },
+  }, async (request, reply) => reply.code(201).send({ data: await service.createUser(actorOf(request), request.body) }));
+
   app.post('/users/service-accounts', {
     schema: { tags, summary: 'Create a service account; the api_key is shown only in this response',
       body: CreateServiceAccountBody, response: { 201: envelope(ServiceAccountCreated), ...errorResponses } },
@@ -21,4 +26,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.get('/users/:id', {
     schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: envelope(User), ...errorResponses } },
   }, async (request) => ({ data: await service.getUser(request.params.id) }));
+
+  app.patch('/users/:id', {
+    schema: { tags, summary: 'Update name, permissions or is_active', params: IdParams, body: UpdateUserBody,
+      response: { 200: envelope(User), ...errorResponses } },
+  }, async (request) => ({ data: await service.updateUser(actorOf(request), request.params.id, request.body) }));
 };

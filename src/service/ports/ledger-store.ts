@@ -54,6 +54,17 @@ export interface IdempotencyRecord {
   created_at: string;
 }
 
+export interface RefreshTokenRecord {
+  id: string;
+  user_id: string;
+  family_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  replaced_by: string | null;
+}
+
 export interface LedgerReads {
   getCurrency(id: string): Promise<Currency | undefined>;
   listCurrencies(page: PageRequest): Promise<StorePage<Currency>>;
@@ -84,6 +95,9 @@ export interface LedgerReads {
   findUserByApiKeyHash(keyHash: string): Promise<StoredUser | undefined>;
   listUsers(page: PageRequest): Promise<StorePage<User>>;
   countUsers(): Promise<number>;
+  /** Active users whose permissions include admin. */
+  countActiveAdmins(): Promise<number>;
+  findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
 
   getIdempotencyRecord(principalId: string, key: string): Promise<IdempotencyRecord | undefined>;
 }
@@ -110,6 +124,9 @@ export interface LedgerWrites {
   insertUser(user: NewUserRecord): Promise<void>;
   updateUser(id: string, changes: Partial<Pick<StoredUser, 'name' | 'permissions' | 'is_active' | 'password_hash'>>): Promise<void>;
   insertApiKey(key: { id: string; user_id: string; key_hash: string; created_at: string }): Promise<void>;
+  insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
+  revokeRefreshToken(id: string, revokedAt: string, replacedBy: string | null): Promise<void>;
+  revokeRefreshFamily(familyId: string, revokedAt: string): Promise<void>;
 
   /** Reserves an idempotency key; false when the key already exists for the principal. */
   reserveIdempotencyKey(principalId: string, key: string, requestHash: string, createdAt: string): Promise<boolean>;

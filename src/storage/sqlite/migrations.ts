@@ -147,4 +147,23 @@ CREATE TABLE idempotency_keys (
 CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
 `,
   },
+  {
+    version: 2,
+    name: 'refresh tokens',
+    sql: `
+-- Refresh tokens are opaque and stored hashed. Rotation links each token to its successor; a
+-- family is every token descended from one login, revoked together when a used token is replayed.
+CREATE TABLE refresh_tokens (
+  id          TEXT PRIMARY KEY,
+  user_id     TEXT NOT NULL REFERENCES users(id),
+  family_id   TEXT NOT NULL,
+  token_hash  TEXT NOT NULL UNIQUE,
+  created_at  TEXT NOT NULL,
+  expires_at  TEXT NOT NULL,
+  revoked_at  TEXT,
+  replaced_by TEXT
+) STRICT;
+CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
+`,
+  },
 ];

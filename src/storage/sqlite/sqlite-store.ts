@@ -13,7 +13,7 @@ import { parseStoredAmount, toDecimalString } from '../../domain/money/amount.js
 import type { Account, Currency, JournalEntry, JournalEntryView, Period, Totals } from '../../domain/types.js';
 import type {
   AccountFilter, EntryFilter, IdempotencyRecord, Keyset, LedgerReads, LedgerStore, LedgerTx, NewUserRecord,
-  PageRequest, StorePage, StoredUser,
+  PageRequest, RefreshTokenRecord, StorePage, StoredUser,
 } from '../../service/ports/ledger-store.js';
 import { MIGRATIONS } from './migrations.js';
 import {
@@ -328,6 +328,15 @@ class SqliteReads extends Statements implements LedgerReads {
     return this._get<{ count: number }>('SELECT COUNT(*) AS count FROM users')!.count;
   }
 
+  async countActiveAdmins(): Promise<number> {
+    return this._get<{ count: number }>(
+      "SELECT COUNT(*) AS count FROM users WHERE is_active = 1 AND json_extract(permissions, '$.admin') = 1")!.count;
+  }
+
+  async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+    return this._get<RefreshTokenRecord>('SELECT * FROM refresh_tokens WHERE token_hash = ?', tokenHash);
+  }
+
   async getIdempotencyRecord(principalId: string, key: string): Promise<IdempotencyRecord | undefined> {
     return this._get<IdempotencyRecord>(
       'SELECT request_hash, status_code, response_body, created_at FROM idempotency_keys WHERE principal_id = ? AND key = ?',
@@ -436,6 +445,20 @@ class SqliteTx extends SqliteReads implements LedgerTx {
   async insertApiKey(key: { id: string; user_id: string; key_hash: string; created_at: string }): Promise<void> {
     this._run('INSERT INTO api_keys (id, user_id, key_hash, created_at) VALUES (?, ?, ?, ?)',
       key.id, key.user_id, key.key_hash, key.created_at);
+  }
+
+  async insertRefreshToken(token: RefreshTokenRecord): Promise<void> {
+    this._run(`INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at, revoked_at, replaced_by)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, token.id, token.user_id, token.family_id, token.token_hash, token.created_at,
+    token.expires_at, token.revoked_at, token.replaced_by);
+  }
+
+  async revokeRefreshToken(id: string, revokedAt: string, replacedBy: string | null): Promise<void> {
+    this._run('UPDATE refresh_tokens SET revoked_at = ?, replaced_by = ? WHERE id = ? AND revoked_at IS NULL', revokedAt, replacedBy, id);
+  }
+
+  async revokeRefreshFamily(familyId: string, revokedAt: string): Promise<void> {
+    this._run('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', revokedAt, familyId);
   }
 
   async reserveIdempotencyKey(principalId: string, key: string, requestHash: string, createdAt: string) {

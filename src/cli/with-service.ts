@@ -1,0 +1,22 @@
+/** Opens the service on the --db file for one command and always closes it. */
+import type { Command } from 'commander';
+import type { LedgerService } from '../service/ledger-service.js';
+import { type GlobalOptions, globals } from './global-options.js';
+
+type Handler<O, A extends unknown[]> = (service: LedgerService, globals: GlobalOptions, options: O, ...args: A) => Promise<void>;
+
+export function withService<O, A extends unknown[]>(handler: Handler<O, A>) {
+  return async (...received: unknown[]) => {
+    const command = received[received.length - 1] as Command;
+    const options = received[received.length - 2] as O;
+    const args = received.slice(0, -2) as A;
+    const global = globals(command);
+    const { openLedger } = await import('../app/open-ledger.js');
+    const service = await openLedger(global.db);
+    try {
+      await handler(service, global, options, ...args);
+    } finally {
+      await service.ctx.store.close();
+    }
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * JWT access tokens (HS256, signed with the database's or LEDGER_JWT_SECRET's secret) and opaque
+ * refresh tokens. An access token carries `typ: at+jwt` and `token_use: access`, so no other
+ * token can pass for one; refresh tokens are random strings stored only as hashes.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Clock } from '../ports/runtime.js';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+const ACCESS_TOKEN_TYPE = 'at+jwt';
+const ISSUER = 'ledger';
+
+export class AccessTokens {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string, private readonly clock: Clock) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async issue(userId: string): Promise<string> {
+    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    return new SignJWT({ token_use: 'access' })
+      .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TOKEN_TYPE })
+      .setSubject(userId)
+      .setIssuer(ISSUER)
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + ACCESS_TOKEN_TTL_SECONDS)
+      .setJti(randomBytes(9).toString('base64url'))
+      .sign(this.key);
+  }
+
+  /** The user id of a valid, unexpired access token, or undefined. */
+  async verify(token: string): Promise<string | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'], typ: ACCESS_TOKEN_TYPE, issuer: ISSUER, currentDate: this.clock.now(),
+        requiredClaims: ['sub', 'exp'],
+      });
+      return payload.token_use === 'access' ? payload.sub : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export const REFRESH_TOKEN_PREFIX = 'rt_';
+
+export function newRefreshToken(): string {
+  return REFRESH_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

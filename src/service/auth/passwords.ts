@@ -1,0 +1,47 @@
+/**
+ * Password hashing with scrypt (memory-hard) from node:crypto. The asynchronous form runs on the
+ * libuv thread pool, so hashing never blocks the event loop for other requests. The parameters
+ * are stored with each hash, so the cost can be raised later without breaking old hashes.
+ */
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { validationError } from '../../domain/errors.js';
+
+export const DEFAULT_SCRYPT_COST = 2 ** 15;
+const BLOCK_SIZE = 8;
+const PARALLELISM = 1;
+const KEY_LENGTH = 32;
+export const MIN_PASSWORD_LENGTH = 8;
+const MAX_PASSWORD_LENGTH = 1024;
+
+function derive(password: string, salt: Buffer, cost: number, blockSize: number, parallelism: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, {
+      N: cost, r: blockSize, p: parallelism, maxmem: 256 * cost * blockSize + 1024 * 1024,
+    }, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+export function assertPasswordAcceptable(password: string, field = 'password'): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw validationError(`The password must have at least ${MIN_PASSWORD_LENGTH} characters`, field,
+      'Choose a longer password; a passphrase of several words works well');
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    throw validationError(`The password must have at most ${MAX_PASSWORD_LENGTH} characters`, field);
+  }
+}
+
+/** Format: scrypt$N$r$p$salt$hash (base64url). */
+export async function hashPassword(password: string, cost = DEFAULT_SCRYPT_COST): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, cost, BLOCK_SIZE, PARALLELISM);
+  return ['scrypt', cost, BLOCK_SIZE, PARALLELISM, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, cost, blockSize, parallelism, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), Number(cost), Number(blockSize), Number(parallelism));
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
