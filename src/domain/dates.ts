@@ -28,3 +28,10 @@ export function parseDate(raw: unknown, field: string): string {
   }
   return raw;
 }
+
+/** The calendar day after `date` (YYYY-MM-DD), in UTC so no time zone can shift it. */
+export function nextDay(date: string): string {
+  const next = new Date(`${date}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
+}

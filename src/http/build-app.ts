@@ -16,6 +16,7 @@ import { authRoutes } from './routes/auth.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { journalEntryRoutes } from './routes/journal-entries.js';
 import { periodRoutes } from './routes/periods.js';
+import { reportRoutes } from './routes/reports.js';
 import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/users.js';
 
@@ -85,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     requireAuthentication(api, service);
     registerIdempotency(api, service);
-    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, settingsRoutes, userRoutes]) {
+    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes]) {
       await api.register(routes, { service });
     }
   }, { prefix: API_PREFIX });

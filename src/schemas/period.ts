@@ -20,3 +20,7 @@ export const CreatePeriodBody = Type.Object({
   end_date: DateString,
 }, { additionalProperties: false });
 export type CreatePeriodInput = Static<typeof CreatePeriodBody>;
+
+export const CloseQuery = Type.Object({
+  preview: Type.Optional(Type.Boolean({ description: 'true: return the closing entry without committing anything' })),
+}, { additionalProperties: false });

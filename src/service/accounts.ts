@@ -1,13 +1,13 @@
 import { notFound, validationError } from '../domain/errors.js';
 import { netBalance, resolveNewAccount } from '../domain/accounts/new-account.js';
 import { formatAmount } from '../domain/money/amount.js';
-import type { Account } from '../domain/types.js';
+import type { Account, Totals } from '../domain/types.js';
 import type {
   AccountBalanceView, AccountListFilter, AccountTransactionView, AccountView, CreateAccountInput, UpdateAccountInput,
 } from '../schemas/account.js';
 import { type Actor, requirePermission } from './actor.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
-import type { LedgerReads } from './ports/ledger-store.js';
+import type { LedgerReads, LineScope } from './ports/ledger-store.js';
 
 export async function createAccount(ctx: ServiceContext, actor: Actor, input: CreateAccountInput): Promise<AccountView> {
   requirePermission(actor, 'accounts:write');
@@ -58,26 +58,43 @@ export async function updateAccount(ctx: ServiceContext, actor: Actor, id: strin
   });
 }
 
+/** The lines an account shows: its own, or for a control account all its sub-accounts'. */
+export function lineScopeOf(account: Account): LineScope {
+  return account.has_subledger ? { parent_id: account.id } : { account_id: account.id };
+}
+
 /** The posting accounts behind an account: its sub-accounts for a control account, else itself. */
-async function postingAccountIds(reads: LedgerReads, account: Account): Promise<string[]> {
+export async function postingAccountIds(reads: LedgerReads, account: Account): Promise<string[]> {
   if (!account.has_subledger) return [account.id];
-  return [account.id, ...(await reads.listSubAccounts(account.id)).map((sub) => sub.id)];
+  return (await reads.listSubAccounts(account.id)).map((sub) => sub.id);
+}
+
+/** Sums per-account totals into one pair (all amounts of one currency). */
+export function sumTotals(totals: Iterable<Totals>): { debits: bigint; credits: bigint } {
+  let debits = 0n;
+  let credits = 0n;
+  for (const row of totals) {
+    debits += row.debit_total;
+    credits += row.credit_total;
+  }
+  return { debits, credits };
 }
 
 export async function getAccountBalance(ctx: ServiceContext, id: string, periodId?: string): Promise<AccountBalanceView> {
   const account = await findAccount(ctx.store, id);
   if (periodId !== undefined && !(await ctx.store.getPeriod(periodId))) throw notFound('Period', periodId, 'period_id');
-  const totals = await ctx.store.sumAccountTotals(await postingAccountIds(ctx.store, account), periodId);
+  const totals = await ctx.store.accountTotals({ period_id: periodId, account_ids: await postingAccountIds(ctx.store, account) });
+  const { debits, credits } = sumTotals(totals.values());
   const scale = await ctx.scaleOf(account.currency_id);
-  const net = netBalance(account.normal_balance, totals.debit_total, totals.credit_total);
+  const net = netBalance(account.normal_balance, debits, credits);
   return {
     account_id: account.id,
     period_id: periodId ?? null,
-    total_debits: totals.debit_total.toString(),
-    total_credits: totals.credit_total.toString(),
+    total_debits: debits.toString(),
+    total_credits: credits.toString(),
     net_balance: net.toString(),
-    display_debits: formatAmount(totals.debit_total, scale),
-    display_credits: formatAmount(totals.credit_total, scale),
+    display_debits: formatAmount(debits, scale),
+    display_credits: formatAmount(credits, scale),
     display_balance: formatAmount(net, scale),
   };
 }
@@ -86,7 +103,7 @@ export async function getAccountBalance(ctx: ServiceContext, id: string, periodI
 export async function listAccountTransactions(ctx: ServiceContext, id: string, input: PageInput): Promise<Page<AccountTransactionView>> {
   const account = await findAccount(ctx.store, id);
   const list = `transactions:${id}`;
-  const page = await ctx.store.listAccountLines(await postingAccountIds(ctx.store, account), ctx.pageRequest(list, input));
+  const page = await ctx.store.listAccountLines(lineScopeOf(account), {}, 'asc', ctx.pageRequest(list, input));
   const scale = await ctx.scaleOf(account.currency_id);
   return ctx.toPage(list, page, (line) => ({
     line_id: line.id,

@@ -7,6 +7,7 @@ import type { AccountListFilter, CreateAccountInput, UpdateAccountInput } from '
 import type { CreateCurrencyInput, UpdateCurrencyInput } from '../schemas/currency.js';
 import type { CreateEntryInput, EntryListFilter, ReverseInput } from '../schemas/journal-entry.js';
 import type { CreatePeriodInput } from '../schemas/period.js';
+import type { BalanceSheetInput, GeneralLedgerInput, IncomeStatementInput, TrialBalanceInput } from '../schemas/report.js';
 import type { UpdateSettingsInput } from '../schemas/settings.js';
 import type {
   CreateServiceAccountInput, CreateUserInput, LoginInput, RefreshInput, SetupInput, UpdateUserInput,
@@ -23,6 +24,8 @@ import * as periods from './periods.js';
 import type { LedgerStore } from './ports/ledger-store.js';
 import type { Runtime } from './ports/runtime.js';
 import { postJournalEntry, reverseJournalEntry } from './post-journal-entry.js';
+import { closePeriod } from './close-period.js';
+import * as reports from './reports.js';
 import * as sessions from './sessions.js';
 import * as settings from './settings.js';
 import * as users from './users.js';
@@ -56,6 +59,12 @@ export class LedgerService {
   createPeriod(actor: Actor, input: CreatePeriodInput) { return periods.createPeriod(this.ctx, actor, input); }
   getPeriod(id: string) { return periods.getPeriod(this.ctx, id); }
   listPeriods(input: PageInput) { return periods.listPeriods(this.ctx, input); }
+  closePeriod(actor: Actor, id: string, preview: boolean) { return closePeriod(this.ctx, actor, id, preview); }
+
+  trialBalance(input: TrialBalanceInput) { return reports.trialBalance(this.ctx, input); }
+  balanceSheet(input: BalanceSheetInput) { return reports.balanceSheet(this.ctx, input); }
+  incomeStatement(input: IncomeStatementInput) { return reports.incomeStatement(this.ctx, input); }
+  generalLedger(input: GeneralLedgerInput) { return reports.generalLedger(this.ctx, input); }
 
   postJournalEntry(actor: Actor, input: CreateEntryInput) { return postJournalEntry(this.ctx, actor, input); }
   reverseJournalEntry(actor: Actor, id: string, input: ReverseInput) { return reverseJournalEntry(this.ctx, actor, id, input); }

@@ -25,6 +25,11 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
   app.post('/journal-entries/:id/reverse', {
     schema: { tags, summary: 'Reverse an entry (swap debits and credits); entry_date defaults to the original date',
       params: IdParams, body: Type.Optional(ReverseBody), response: { 201: envelope(Entry), ...errorResponses } },
+    // Every field of the body is optional, so a request without a body asks for all the defaults;
+    // without this, validating the absent body against the object schema refuses it.
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
   }, async (request, reply) => reply.code(201).send({
     data: await service.reverseJournalEntry(actorOf(request), request.params.id, request.body ?? {}),
   }));

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { IdParams, PageQuery, envelope, pageOf } from '../../schemas/common.js';
-import { CreatePeriodBody, Period } from '../../schemas/period.js';
+import { Entry } from '../../schemas/journal-entry.js';
+import { CloseQuery, CreatePeriodBody, Period } from '../../schemas/period.js';
+import { Nullable } from '../../schemas/common.js';
 import { actorOf } from '../plugins/auth.js';
 import { errorResponses, type RouteOptions } from './route-options.js';
 
@@ -21,4 +23,15 @@ export const periodRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
   app.get('/periods/:id', {
     schema: { tags, summary: 'Get a period', params: IdParams, response: { 200: envelope(Period), ...errorResponses } },
   }, async (request) => ({ data: await service.getPeriod(request.params.id) }));
+
+  app.post('/periods/:id/close', {
+    schema: {
+      tags, summary: 'Close a period permanently, posting its closing entry; preview=true shows the entry and commits nothing',
+      params: IdParams, querystring: CloseQuery,
+      response: {
+        200: envelope(Type.Object({ period: Period, closing_entry: Nullable(Entry), preview: Type.Boolean() })),
+        ...errorResponses,
+      },
+    },
+  }, async (request) => ({ data: await service.closePeriod(actorOf(request), request.params.id, request.query.preview === true) }));
 };

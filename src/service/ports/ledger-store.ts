@@ -43,6 +43,27 @@ export interface AccountLine extends JournalLineView {
   reference: string | null;
 }
 
+/** Whose lines: one posting account's, or every sub-account's of a control account. */
+export type LineScope = { account_id: string } | { parent_id: string };
+
+/** Inclusive calendar-date bounds; either may be open. */
+export interface DateRange {
+  start_date?: string | undefined;
+  end_date?: string | undefined;
+}
+
+export type SortOrder = 'asc' | 'desc';
+
+/**
+ * Which entries a totals query sums: all time (empty), one period, or every entry dated before a
+ * date; optionally only some accounts.
+ */
+export interface TotalsQuery {
+  period_id?: string | undefined;
+  before_date?: string | undefined;
+  account_ids?: readonly string[] | undefined;
+}
+
 export interface StoredUser extends User {
   password_hash: string | null;
 }
@@ -73,9 +94,14 @@ export interface LedgerReads {
   getAccounts(ids: readonly string[]): Promise<Map<string, Account>>;
   listAccounts(filter: AccountFilter, page: PageRequest): Promise<StorePage<Account>>;
   listSubAccounts(parentId: string): Promise<Account[]>;
-  /** Gross debit and credit totals of the accounts, all time or within one period. */
-  sumAccountTotals(accountIds: readonly string[], periodId?: string): Promise<Totals>;
-  listAccountLines(accountIds: readonly string[], page: PageRequest): Promise<StorePage<AccountLine>>;
+  /** Every account, ordered by account_number (charts of accounts are small). */
+  allAccounts(): Promise<Account[]>;
+  /** Gross debit and credit totals per account with activity, from maintained totals (no line scan). */
+  accountTotals(query: TotalsQuery): Promise<Map<string, Totals>>;
+  /** Gross totals per account of closing entries only, all time or of one period's close. */
+  closingTotals(periodId?: string): Promise<Map<string, Totals>>;
+  /** Lines in date order (then posting order), within the range, keyset-paged on [entry_date, seq]. */
+  listAccountLines(scope: LineScope, range: DateRange, order: SortOrder, page: PageRequest): Promise<StorePage<AccountLine>>;
 
   getPeriod(id: string): Promise<Period | undefined>;
   /** The period whose inclusive bounds contain the date, whatever its status. */

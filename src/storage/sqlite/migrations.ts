@@ -94,18 +94,34 @@ CREATE TABLE journal_entries (
 CREATE INDEX journal_entries_date ON journal_entries(entry_date, seq);
 CREATE INDEX journal_entries_period ON journal_entries(period_id, entry_date, seq);
 
+-- entry_date and the account's parent are copied onto each line (both are immutable) so that an
+-- account's or a control account's lines in date order are one index range: no sort, no join.
 CREATE TABLE journal_lines (
-  seq           INTEGER PRIMARY KEY,
-  id            TEXT NOT NULL UNIQUE,
-  entry_seq     INTEGER NOT NULL REFERENCES journal_entries(seq),
-  account_id    TEXT NOT NULL REFERENCES accounts(id),
-  entry_date    TEXT NOT NULL,
-  debit_amount  TEXT NOT NULL,
-  credit_amount TEXT NOT NULL,
-  description   TEXT
+  seq               INTEGER PRIMARY KEY,
+  id                TEXT NOT NULL UNIQUE,
+  entry_seq         INTEGER NOT NULL REFERENCES journal_entries(seq),
+  account_id        TEXT NOT NULL REFERENCES accounts(id),
+  parent_account_id TEXT REFERENCES accounts(id),
+  entry_date        TEXT NOT NULL,
+  debit_amount      TEXT NOT NULL,
+  credit_amount     TEXT NOT NULL,
+  description       TEXT
 ) STRICT;
 CREATE INDEX journal_lines_account ON journal_lines(account_id, entry_date, seq);
+CREATE INDEX journal_lines_parent ON journal_lines(parent_account_id, entry_date, seq) WHERE parent_account_id IS NOT NULL;
 CREATE INDEX journal_lines_entry ON journal_lines(entry_seq);
+
+-- Per-day gross totals per account, maintained by the posting transaction. With the per-period
+-- totals they answer "balance before date X" without reading lines: whole periods before X from
+-- account_period_totals, the rest of X's period from here.
+CREATE TABLE account_daily_totals (
+  account_id   TEXT NOT NULL REFERENCES accounts(id),
+  entry_date   TEXT NOT NULL,
+  debit_total  TEXT NOT NULL,
+  credit_total TEXT NOT NULL,
+  PRIMARY KEY (account_id, entry_date)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX account_daily_totals_date ON account_daily_totals(entry_date);
 
 -- Posted history is immutable: corrections are reversals, never edits.
 CREATE TRIGGER journal_entries_no_update BEFORE UPDATE ON journal_entries

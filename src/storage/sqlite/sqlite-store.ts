@@ -9,11 +9,11 @@
  */
 import Database from 'better-sqlite3';
 import { LedgerError } from '../../domain/errors.js';
-import { parseStoredAmount, toDecimalString } from '../../domain/money/amount.js';
+import { asAmount, toDecimalString } from '../../domain/money/amount.js';
 import type { Account, Currency, JournalEntry, JournalEntryView, Period, Totals } from '../../domain/types.js';
 import type {
   AccountFilter, EntryFilter, IdempotencyRecord, Keyset, LedgerReads, LedgerStore, LedgerTx, NewUserRecord,
-  PageRequest, RefreshTokenRecord, StorePage, StoredUser,
+  DateRange, LineScope, PageRequest, RefreshTokenRecord, SortOrder, StorePage, StoredUser, TotalsQuery,
 } from '../../service/ports/ledger-store.js';
 import { MIGRATIONS } from './migrations.js';
 import {
@@ -186,34 +186,62 @@ class SqliteReads extends Statements implements LedgerReads {
     return this._all<AccountRow>('SELECT * FROM accounts WHERE parent_id = ? ORDER BY account_number', parentId).map(toAccount);
   }
 
-  async sumAccountTotals(accountIds: readonly string[], periodId?: string): Promise<Totals> {
-    if (accountIds.length === 0) return { debit_total: parseStoredAmount('0'), credit_total: parseStoredAmount('0') };
-    const rows = periodId === undefined
-      ? this._all<{ debit_total: string; credit_total: string }>(
-        `SELECT debit_total, credit_total FROM account_balances WHERE account_id IN (${placeholders(accountIds.length)})`,
-        ...accountIds)
-      : this._all<{ debit_total: string; credit_total: string }>(
-        `SELECT debit_total, credit_total FROM account_period_totals
-         WHERE period_id = ? AND account_id IN (${placeholders(accountIds.length)})`, periodId, ...accountIds);
-    let debits = 0n;
-    let credits = 0n;
-    for (const row of rows) {
-      debits += BigInt(row.debit_total);
-      credits += BigInt(row.credit_total);
-    }
-    return { debit_total: parseStoredAmount(debits.toString()), credit_total: parseStoredAmount(credits.toString()) };
+  async allAccounts(): Promise<Account[]> {
+    return this._all<AccountRow>('SELECT * FROM accounts ORDER BY account_number').map(toAccount);
   }
 
-  async listAccountLines(accountIds: readonly string[], request: PageRequest) {
-    const [afterDate, afterSeq] = request.after ?? ['', 0];
+  async accountTotals(query: TotalsQuery): Promise<Map<string, Totals>> {
+    const ids = query.account_ids;
+    if (ids !== undefined && ids.length === 0) return new Map();
+    const accountFilter = ids === undefined ? '' : ` AND account_id IN (${placeholders(ids.length)})`;
+    const idParams = ids ?? [];
+    let rows: TotalsRow[];
+    if (query.period_id !== undefined) {
+      rows = this._all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_period_totals
+        WHERE period_id = ?${accountFilter}`, query.period_id, ...idParams);
+    } else if (query.before_date !== undefined) {
+      // Whole periods that ended before the date, then the days of the date's own period before it.
+      const lastEnd = this._get<{ end_date: string | null }>(
+        'SELECT MAX(end_date) AS end_date FROM periods WHERE end_date < ?', query.before_date)?.end_date ?? '';
+      rows = [
+        ...this._all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_period_totals
+          WHERE period_id IN (SELECT id FROM periods WHERE end_date <= ?)${accountFilter}`, lastEnd, ...idParams),
+        ...this._all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_daily_totals
+          WHERE entry_date > ? AND entry_date < ?${accountFilter}`, lastEnd, query.before_date, ...idParams),
+      ];
+    } else {
+      rows = this._all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_balances
+        WHERE 1 = 1${accountFilter}`, ...idParams);
+    }
+    return sumByAccount(rows);
+  }
+
+  async closingTotals(periodId?: string): Promise<Map<string, Totals>> {
+    const rows = this._all<TotalsRow>(`SELECT l.account_id, l.debit_amount AS debit_total, l.credit_amount AS credit_total
+      FROM journal_entries e JOIN journal_lines l ON l.entry_seq = e.seq
+      WHERE e.entry_type = 'closing'${periodId === undefined ? '' : ' AND e.period_id = ?'}`,
+    ...(periodId === undefined ? [] : [periodId]));
+    return sumByAccount(rows);
+  }
+
+  async listAccountLines(scope: LineScope, range: DateRange, order: SortOrder, request: PageRequest) {
+    const [scopeColumn, scopeId] = 'account_id' in scope ? ['l.account_id', scope.account_id] : ['l.parent_account_id', scope.parent_id];
+    const where = [`${scopeColumn} = ?`];
+    const params: Param[] = [scopeId];
+    if (range.start_date !== undefined) { where.push('l.entry_date >= ?'); params.push(range.start_date); }
+    if (range.end_date !== undefined) { where.push('l.entry_date <= ?'); params.push(range.end_date); }
+    if (request.after !== undefined) {
+      where.push(`(l.entry_date, l.seq) ${order === 'asc' ? '>' : '<'} (?, ?)`);
+      params.push(String(request.after[0]), Number(request.after[1]));
+    }
+    const direction = order === 'asc' ? 'ASC' : 'DESC';
     const rows = this._all<AccountLineRow>(
       `SELECT ${LINE_COLUMNS}, e.id AS journal_entry_id, l.entry_date, e.description AS entry_description, e.reference
        FROM journal_lines l
        JOIN accounts a ON a.id = l.account_id
        JOIN journal_entries e ON e.seq = l.entry_seq
-       WHERE l.account_id IN (${placeholders(accountIds.length)}) AND (l.entry_date, l.seq) > (?, ?)
-       ORDER BY l.entry_date, l.seq LIMIT ?`,
-      ...accountIds, String(afterDate), Number(afterSeq), request.limit + 1);
+       WHERE ${where.join(' AND ')}
+       ORDER BY l.entry_date ${direction}, l.seq ${direction} LIMIT ?`, ...params, request.limit + 1);
     return mapPage(page(rows, request.limit, (row) => [row.entry_date, row.seq]), toAccountLine);
   }
 
@@ -344,6 +372,30 @@ class SqliteReads extends Statements implements LedgerReads {
   }
 }
 
+interface TotalsRow {
+  account_id: string;
+  debit_total: string;
+  credit_total: string;
+}
+
+function sumByAccount(rows: readonly TotalsRow[]): Map<string, Totals> {
+  const sums = new Map<string, { debits: bigint; credits: bigint }>();
+  for (const row of rows) {
+    const sum = sums.get(row.account_id);
+    if (sum) {
+      sum.debits += BigInt(row.debit_total);
+      sum.credits += BigInt(row.credit_total);
+    } else {
+      sums.set(row.account_id, { debits: BigInt(row.debit_total), credits: BigInt(row.credit_total) });
+    }
+  }
+  const totals = new Map<string, Totals>();
+  for (const [accountId, sum] of sums) {
+    totals.set(accountId, { debit_total: asAmount(sum.debits), credit_total: asAmount(sum.credits) });
+  }
+  return totals;
+}
+
 function mapPage<A, B>(source: StorePage<A>, map: (item: A) => B): StorePage<B> {
   return { items: source.items.map(map), next: source.next };
 }
@@ -391,8 +443,9 @@ class SqliteTx extends SqliteReads implements LedgerTx {
     const perAccount = new Map<string, { debits: bigint; credits: bigint }>();
     let entryDebits = 0n;
     for (const line of entry.lines) {
-      this._run(`INSERT INTO journal_lines (id, entry_seq, account_id, entry_date, debit_amount, credit_amount, description)
-        VALUES (?, ?, ?, ?, ?, ?, ?)`, line.id, entrySeq, line.account_id, entry.entry_date,
+      this._run(`INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount,
+        credit_amount, description) VALUES (?, ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`,
+      line.id, entrySeq, line.account_id, line.account_id, entry.entry_date,
       toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
       const sums = perAccount.get(line.account_id) ?? { debits: 0n, credits: 0n };
       sums.debits += line.debit_amount;
@@ -405,6 +458,8 @@ class SqliteTx extends SqliteReads implements LedgerTx {
         'INSERT INTO account_balances (account_id, debit_total, credit_total) VALUES (?, ?, ?)');
       this._addTotals('account_period_totals', 'account_id = ? AND period_id = ?', [accountId, entry.period_id], sums,
         'INSERT INTO account_period_totals (account_id, period_id, debit_total, credit_total) VALUES (?, ?, ?, ?)');
+      this._addTotals('account_daily_totals', 'account_id = ? AND entry_date = ?', [accountId, entry.entry_date], sums,
+        'INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total) VALUES (?, ?, ?, ?)');
     }
     const current = this._get<{ debit_total: string }>(
       'SELECT debit_total FROM currency_totals WHERE currency_id = ?', entry.currency_id);

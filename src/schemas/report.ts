@@ -1,0 +1,126 @@
+import Type, { type Static } from 'typebox';
+import { Amount, DateString, DisplayAmount, Id, Nullable, PageQuery } from './common.js';
+
+
+export const TrialBalanceQuery = Type.Object({
+  period_id: Type.Optional(Id),
+  currency_id: Type.Optional(Id),
+}, { additionalProperties: false });
+export type TrialBalanceInput = Static<typeof TrialBalanceQuery>;
+
+export const TrialBalance = Type.Object({
+  period_id: Nullable(Id),
+  currency_id: Nullable(Id),
+  rows: Type.Array(Type.Object({
+    account_id: Id, account_number: Type.String(), account_name: Type.String(), account_type: Type.String(),
+    currency_id: Id, parent_id: Nullable(Id),
+    debit_total: Amount, credit_total: Amount, net_balance: Amount,
+    display_debit_total: DisplayAmount, display_credit_total: DisplayAmount, display_net_balance: DisplayAmount,
+  })),
+  totals: Type.Array(Type.Object({
+    currency_id: Id, debit_total: Amount, credit_total: Amount,
+    display_debit_total: DisplayAmount, display_credit_total: DisplayAmount, is_balanced: Type.Boolean(),
+  })),
+  is_balanced: Type.Boolean(),
+});
+
+export const BalanceSheetQuery = Type.Object({
+  period_id: Type.Optional(Id),
+  as_of_date: Type.Optional(DateString),
+  currency_id: Type.Optional(Id),
+}, { additionalProperties: false });
+export type BalanceSheetInput = Static<typeof BalanceSheetQuery>;
+
+const BalanceSheetSection = Type.Object({
+  accounts: Type.Array(Type.Object({
+    account_id: Nullable(Id), account_number: Nullable(Type.String()), account_name: Type.String(), parent_id: Nullable(Id),
+    balance: Amount, display_balance: DisplayAmount,
+  })),
+  total: Amount,
+  display_total: DisplayAmount,
+});
+
+export const BalanceSheet = Type.Object({
+  currency_id: Id,
+  as_of_date: Nullable(DateString),
+  period_id: Nullable(Id),
+  assets: BalanceSheetSection,
+  liabilities: BalanceSheetSection,
+  equity: BalanceSheetSection,
+  total_assets: Amount,
+  display_total_assets: DisplayAmount,
+  total_liabilities_and_equity: Amount,
+  display_total_liabilities_and_equity: DisplayAmount,
+  is_balanced: Type.Boolean(),
+});
+
+export const IncomeStatementQuery = Type.Object({
+  period_id: Type.Optional(Id),
+  currency_id: Type.Optional(Id),
+}, { additionalProperties: false });
+export type IncomeStatementInput = Static<typeof IncomeStatementQuery>;
+
+const IncomeRow = Type.Object({
+  account_id: Id, account_number: Type.String(), account_name: Type.String(), parent_id: Nullable(Id),
+  amount: Amount, display_amount: DisplayAmount,
+});
+
+export const IncomeStatement = Type.Object({
+  currency_id: Id,
+  period_id: Nullable(Id),
+  revenue: Type.Array(IncomeRow),
+  expenses: Type.Array(IncomeRow),
+  total_revenue: Amount,
+  display_total_revenue: DisplayAmount,
+  total_expenses: Amount,
+  display_total_expenses: DisplayAmount,
+  net_income: Amount,
+  display_net_income: DisplayAmount,
+});
+
+export const GeneralLedgerQuery = Type.Object({
+  account_id: Type.Optional(Id),
+  period_id: Type.Optional(Id),
+  start_date: Type.Optional(DateString),
+  end_date: Type.Optional(DateString),
+  sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'asc (default, oldest first) or desc' })),
+  ...PageQuery,
+}, { additionalProperties: false });
+export type GeneralLedgerInput = Static<typeof GeneralLedgerQuery>;
+
+export const GeneralLedgerLine = Type.Object({
+  line_id: Id,
+  journal_entry_id: Id,
+  entry_date: DateString,
+  description: Type.String({ description: "The journal entry's description" }),
+  line_description: Nullable(Type.String()),
+  reference: Nullable(Type.String()),
+  account_id: Id,
+  account_number: Type.String(),
+  debit_amount: Amount,
+  credit_amount: Amount,
+  running_balance: Amount,
+  display_debit: DisplayAmount,
+  display_credit: DisplayAmount,
+  display_running_balance: DisplayAmount,
+});
+export type GeneralLedgerLineView = Static<typeof GeneralLedgerLine>;
+
+export const GeneralLedger = Type.Object({
+  account_id: Id,
+  account_number: Type.String(),
+  account_name: Type.String(),
+  normal_balance: Type.Union([Type.Literal('debit'), Type.Literal('credit')]),
+  currency_id: Id,
+  start_date: Nullable(DateString),
+  end_date: Nullable(DateString),
+  sort: Type.Union([Type.Literal('asc'), Type.Literal('desc')]),
+  starting_balance: Amount,
+  display_starting_balance: DisplayAmount,
+  ending_balance: Amount,
+  display_ending_balance: DisplayAmount,
+  lines: Type.Array(GeneralLedgerLine),
+  has_more: Type.Boolean(),
+  next_cursor: Nullable(Type.String()),
+});
+export type GeneralLedgerView = Static<typeof GeneralLedger>;

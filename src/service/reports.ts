@@ -1,0 +1,188 @@
+/**
+ * The four reports. Each reads maintained per-account totals (all time, per period, per day) and
+ * never scans journal lines, except the general ledger, which pages through one account's index.
+ */
+import { netBalance } from '../domain/accounts/new-account.js';
+import { nextDay, parseDate } from '../domain/dates.js';
+import { notFound, validationError } from '../domain/errors.js';
+import { formatAmount } from '../domain/money/amount.js';
+import { buildBalanceSheet, type BalanceSheet } from '../domain/reports/balance-sheet.js';
+import { buildIncomeStatement, type IncomeStatement } from '../domain/reports/income-statement.js';
+import { type ReportInputs, subtractTotals } from '../domain/reports/report-inputs.js';
+import { buildTrialBalance, type TrialBalance } from '../domain/reports/trial-balance.js';
+import type { Account, Period, Totals } from '../domain/types.js';
+import type {
+  BalanceSheetInput, GeneralLedgerInput, GeneralLedgerView, IncomeStatementInput, TrialBalanceInput,
+} from '../schemas/report.js';
+import { lineScopeOf, postingAccountIds, sumTotals } from './accounts.js';
+import type { ServiceContext } from './context.js';
+import type { DateRange, Keyset } from './ports/ledger-store.js';
+import { RETAINED_EARNINGS_KEY } from './settings.js';
+
+async function reportInputs(ctx: ServiceContext): Promise<ReportInputs> {
+  const accounts = await ctx.store.allAccounts();
+  const scales = new Map<string, number>();
+  for (const account of accounts) {
+    if (!scales.has(account.currency_id)) scales.set(account.currency_id, await ctx.scaleOf(account.currency_id));
+  }
+  return { accounts: new Map(accounts.map((account) => [account.id, account])), scales };
+}
+
+async function periodOf(ctx: ServiceContext, id: string | undefined): Promise<Period | undefined> {
+  if (id === undefined) return undefined;
+  const period = await ctx.store.getPeriod(id);
+  if (!period) throw notFound('Period', id, 'period_id');
+  return period;
+}
+
+/**
+ * A report in one currency uses the one asked for, else the retained earnings account's, else the
+ * only currency in use; with several and no choice it asks for currency_id.
+ */
+async function reportCurrency(ctx: ServiceContext, inputs: ReportInputs, requested: string | undefined): Promise<string> {
+  if (requested !== undefined) {
+    if (!(await ctx.store.getCurrency(requested))) throw notFound('Currency', requested, 'currency_id');
+    return requested;
+  }
+  const retainedEarningsId = await ctx.store.getSetting(RETAINED_EARNINGS_KEY);
+  const retainedEarnings = retainedEarningsId === undefined ? undefined : inputs.accounts.get(retainedEarningsId);
+  if (retainedEarnings) return retainedEarnings.currency_id;
+  const inUse = [...inputs.scales.keys()];
+  if (inUse.length === 1) return inUse[0]!;
+  if (inUse.length === 0) {
+    const currencies = await ctx.store.listCurrencies({ limit: 2 });
+    if (currencies.items.length === 1) return currencies.items[0]!.id;
+  }
+  throw validationError('The ledger has several currencies (or none); choose one', 'currency_id',
+    'Pass currency_id; reports never add amounts of different currencies');
+}
+
+export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput): Promise<TrialBalance> {
+  const period = await periodOf(ctx, input.period_id);
+  if (input.currency_id !== undefined && !(await ctx.store.getCurrency(input.currency_id))) {
+    throw notFound('Currency', input.currency_id, 'currency_id');
+  }
+  const inputs = await reportInputs(ctx);
+  const totals = await ctx.store.accountTotals({ period_id: period?.id });
+  return buildTrialBalance(inputs, totals, { period_id: period?.id ?? null, currency_id: input.currency_id ?? null });
+}
+
+export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput): Promise<BalanceSheet> {
+  if (input.period_id !== undefined && input.as_of_date !== undefined) {
+    throw validationError('Give either as_of_date or period_id, not both', 'as_of_date');
+  }
+  const asOf = input.as_of_date === undefined ? undefined : parseDate(input.as_of_date, 'as_of_date');
+  const period = await periodOf(ctx, input.period_id);
+  const through = asOf ?? period?.end_date;
+  const inputs = await reportInputs(ctx);
+  const currencyId = await reportCurrency(ctx, inputs, input.currency_id);
+  const totals = await ctx.store.accountTotals(through === undefined ? {} : { before_date: nextDay(through) });
+  return buildBalanceSheet(inputs, totals, { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
+}
+
+export async function incomeStatement(ctx: ServiceContext, input: IncomeStatementInput): Promise<IncomeStatement> {
+  const period = await periodOf(ctx, input.period_id);
+  const inputs = await reportInputs(ctx);
+  const currencyId = await reportCurrency(ctx, inputs, input.currency_id);
+  const [totals, closing] = await Promise.all([
+    ctx.store.accountTotals({ period_id: period?.id }),
+    ctx.store.closingTotals(period?.id),
+  ]);
+  const withoutClosing = new Map<string, Totals>();
+  for (const [accountId, total] of totals) withoutClosing.set(accountId, subtractTotals(total, closing.get(accountId)));
+  return buildIncomeStatement(inputs, withoutClosing, { currency_id: currencyId, period_id: period?.id ?? null });
+}
+
+async function generalLedgerRange(ctx: ServiceContext, input: GeneralLedgerInput): Promise<DateRange> {
+  if (input.period_id !== undefined && (input.start_date !== undefined || input.end_date !== undefined)) {
+    throw validationError('Give either period_id or start_date/end_date, not both', 'period_id');
+  }
+  const period = await periodOf(ctx, input.period_id);
+  if (period) return { start_date: period.start_date, end_date: period.end_date };
+  const start = input.start_date === undefined ? undefined : parseDate(input.start_date, 'start_date');
+  const end = input.end_date === undefined ? undefined : parseDate(input.end_date, 'end_date');
+  if (start !== undefined && end !== undefined && start > end) {
+    throw validationError('end_date must be on or after start_date', 'end_date');
+  }
+  return { start_date: start, end_date: end };
+}
+
+/**
+ * The general ledger of an account (a control account includes all its sub-accounts' lines). The
+ * cursor carries the running balance, so every page continues exactly where the last one ended
+ * without re-reading earlier lines.
+ */
+export async function generalLedger(ctx: ServiceContext, input: GeneralLedgerInput): Promise<GeneralLedgerView> {
+  if (input.account_id === undefined) {
+    throw validationError('account_id is required for the general ledger', 'account_id', 'Pass account_id=<account id>');
+  }
+  const account = await ctx.store.getAccount(input.account_id);
+  if (!account) throw notFound('Account', input.account_id, 'account_id');
+  const range = await generalLedgerRange(ctx, input);
+  const sort = input.sort ?? 'asc';
+  const list = `general-ledger:${account.id}:${range.start_date ?? ''}:${range.end_date ?? ''}:${sort}`;
+  const request = ctx.pageRequest(list, input);
+  const ids = await postingAccountIds(ctx.store, account);
+  const [starting, ending] = await Promise.all([
+    range.start_date === undefined ? 0n : balanceBefore(ctx, account, ids, range.start_date),
+    range.end_date === undefined ? balanceBefore(ctx, account, ids, undefined) : balanceBefore(ctx, account, ids, nextDay(range.end_date)),
+  ]);
+  const after = request.after?.slice(0, 2);
+  let running = request.after === undefined ? (sort === 'asc' ? starting : ending) : BigInt(String(request.after[2]));
+  const page = await ctx.store.listAccountLines(lineScopeOf(account), range, sort, { limit: request.limit, after });
+  const scale = await ctx.scaleOf(account.currency_id);
+  const lines = page.items.map((line) => {
+    const effect = netBalance(account.normal_balance, line.debit_amount, line.credit_amount);
+    // Ascending, the balance after a line adds its effect; descending, the balance after the
+    // line is the running figure and the next (older) line starts from the balance before it.
+    let after: bigint;
+    if (sort === 'asc') {
+      running += effect;
+      after = running;
+    } else {
+      after = running;
+      running -= effect;
+    }
+    return {
+      line_id: line.id,
+      journal_entry_id: line.journal_entry_id,
+      entry_date: line.entry_date,
+      description: line.entry_description,
+      line_description: line.description,
+      reference: line.reference,
+      account_id: line.account_id,
+      account_number: line.account_number,
+      debit_amount: line.debit_amount.toString(),
+      credit_amount: line.credit_amount.toString(),
+      running_balance: after.toString(),
+      display_debit: formatAmount(line.debit_amount, scale),
+      display_credit: formatAmount(line.credit_amount, scale),
+      display_running_balance: formatAmount(after, scale),
+    };
+  });
+  const next: Keyset | undefined = page.next === undefined ? undefined : [...page.next, running.toString()];
+  return {
+    account_id: account.id,
+    account_number: account.account_number,
+    account_name: account.name,
+    normal_balance: account.normal_balance,
+    currency_id: account.currency_id,
+    start_date: range.start_date ?? null,
+    end_date: range.end_date ?? null,
+    sort,
+    starting_balance: starting.toString(),
+    ending_balance: ending.toString(),
+    display_starting_balance: formatAmount(starting, scale),
+    display_ending_balance: formatAmount(ending, scale),
+    lines,
+    has_more: next !== undefined,
+    next_cursor: next === undefined ? null : ctx.cursors.encode(list, next),
+  };
+}
+
+/** Net balance (by the account's normal side) of entries dated before `date`, or of all time. */
+async function balanceBefore(ctx: ServiceContext, account: Account, ids: string[], date: string | undefined): Promise<bigint> {
+  const totals = await ctx.store.accountTotals({ account_ids: ids, before_date: date });
+  const { debits, credits } = sumTotals(totals.values());
+  return netBalance(account.normal_balance, debits, credits);
+}
