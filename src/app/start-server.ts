@@ -1,4 +1,5 @@
 /** `ledger serve`: the HTTP server's composition root. */
+import { fileURLToPath } from 'node:url';
 import { buildApp } from '../http/build-app.js';
 import { databaseExists, initLedger, openLedger } from './open-ledger.js';
 
@@ -15,7 +16,8 @@ export async function startServer(options: ServerOptions): Promise<void> {
   }
   const service = await openLedger(options.dbPath);
   const bodyLimitBytes = process.env.LEDGER_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BODY_LIMIT_BYTES) : undefined;
-  const app = await buildApp({ service, bodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info' });
+  const webRoot = process.env.LEDGER_WEB_ROOT ?? fileURLToPath(new URL('../web/', import.meta.url));
+  const app = await buildApp({ service, bodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot });
   const address = await app.listen({ port: options.port, host: options.host });
   process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);
   const stop = async () => {

@@ -2,6 +2,9 @@
  * Builds the Fastify application over a LedgerService. It does not listen: the server start-up
  * (cli serve) and the tests decide where it runs.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -25,6 +28,8 @@ export interface AppOptions {
   /** Largest accepted request body; 1 MiB by default. */
   bodyLimitBytes?: number;
   logLevel?: string;
+  /** Folder of the built web UI (index.html and assets); served at / when it exists. */
+  webRoot?: string | undefined;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -91,9 +96,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   }, { prefix: API_PREFIX });
 
+  const webRoot = options.webRoot !== undefined && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : undefined;
+  if (webRoot !== undefined) {
+    // Files are routed one by one (no wildcard), so unknown API paths still reach the JSON 404.
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, decorateReply: true, index: ['index.html'] });
+  }
+
   app.setNotFoundHandler(async (request, reply) => {
+    // Client-side routes of the single-page app (any other GET that wants HTML) get index.html.
+    if (webRoot !== undefined && request.method === 'GET' && !isApiPath(request.url)
+      && (request.headers.accept ?? '').includes('text/html')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', webRoot);
+    }
     // Unknown /api/v1 paths answer 404 only to authenticated callers, like every other /api/v1 path.
-    if (request.url.startsWith(`${API_PREFIX}/`) || request.url === API_PREFIX) {
+    if (request.url.startsWith(`${API_PREFIX}/`) || request.url.split('?')[0] === API_PREFIX) {
       await authenticate(service, request);
     }
     return sendError(reply, {
@@ -103,5 +119,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+function isApiPath(url: string): boolean {
+  return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith('/auth/') || url.startsWith('/docs');
 }
 
