@@ -6,7 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from './exit-codes.js';
+import { registerAccountCommands } from './commands/accounts.js';
+import { registerCurrencyCommands } from './commands/currencies.js';
+import { registerExportCommand } from './commands/export.js';
+import { registerJournalEntryCommands } from './commands/journal-entries.js';
+import { registerPeriodCommands } from './commands/periods.js';
+import { registerReportCommands } from './commands/reports.js';
 import { registerServeCommands } from './commands/serve.js';
+import { registerSettingsCommands } from './commands/settings.js';
 import { registerUserCommands } from './commands/users.js';
 import { reportFailure } from './output.js';
 
@@ -25,7 +32,14 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerServeCommands(program);
+  registerCurrencyCommands(program);
+  registerAccountCommands(program);
+  registerJournalEntryCommands(program);
+  registerPeriodCommands(program);
+  registerReportCommands(program);
   registerUserCommands(program);
+  registerSettingsCommands(program);
+  registerExportCommand(program);
   return program;
 }
 

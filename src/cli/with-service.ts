@@ -1,5 +1,7 @@
 /** Opens the service on the --db file for one command and always closes it. */
 import type { Command } from 'commander';
+import { LedgerError } from '../domain/errors.js';
+import type { Actor } from '../service/actor.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { type GlobalOptions, globals } from './global-options.js';
 
@@ -19,4 +21,17 @@ export function withService<O, A extends unknown[]>(handler: Handler<O, A>) {
       await service.ctx.store.close();
     }
   };
+}
+
+/**
+ * Commands that write attributed records (entries, reversals, closes) act as the user of an
+ * API key, with that user's permissions, exactly as over HTTP.
+ */
+export async function actorFromApiKey(service: LedgerService, global: GlobalOptions, what: string): Promise<Actor> {
+  if (!global.apiKey) {
+    throw new LedgerError('UNAUTHORIZED', `${what} needs an API key so that the record is attributed to a user`, {
+      suggestion: 'Pass --api-key <tsk_...> or set LEDGER_API_KEY (create one with `ledger users create-service-account`)',
+    });
+  }
+  return service.authenticate(global.apiKey);
 }

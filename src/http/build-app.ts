@@ -10,6 +10,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { BODY_AJV_OPTIONS } from '../schemas/validate.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
@@ -40,7 +41,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
  * fields are refused); query strings and path parameters are coerced from text.
  */
 function validatorCompiler() {
-  const body = new Ajv({ strict: false, coerceTypes: false, allErrors: false, removeAdditional: false, useDefaults: false });
+  const body = new Ajv(BODY_AJV_OPTIONS);
   const query = new Ajv({ strict: false, coerceTypes: true, allErrors: false, removeAdditional: false, useDefaults: true });
   return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
     (httpPart === 'body' ? body : query).compile(schema);

@@ -1,3 +1,4 @@
+import { fiatCurrency } from '../domain/currencies/iso4217.js';
 import { notFound } from '../domain/errors.js';
 import type { Currency } from '../domain/types.js';
 import type { CreateCurrencyInput, CurrencyView, UpdateCurrencyInput } from '../schemas/currency.js';
@@ -39,4 +40,9 @@ export async function updateCurrency(ctx: ServiceContext, actor: Actor, id: stri
     await tx.updateCurrency(id, { name: input.name, symbol: input.symbol });
     return (await tx.getCurrency(id))!;
   });
+}
+
+/** Creates a fiat currency from its ISO 4217 code (name, symbol and decimals from CLDR). */
+export async function createFiatCurrency(ctx: ServiceContext, actor: Actor, code: string): Promise<CurrencyView> {
+  return createCurrency(ctx, actor, fiatCurrency(code));
 }

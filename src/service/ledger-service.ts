@@ -23,7 +23,7 @@ import * as journal from './journal-entries.js';
 import * as periods from './periods.js';
 import type { LedgerStore } from './ports/ledger-store.js';
 import type { Runtime } from './ports/runtime.js';
-import { postJournalEntry, reverseJournalEntry } from './post-journal-entry.js';
+import { postJournalEntries, postJournalEntry, reverseJournalEntry } from './post-journal-entry.js';
 import { closePeriod } from './close-period.js';
 import * as reports from './reports.js';
 import * as sessions from './sessions.js';
@@ -44,6 +44,7 @@ export class LedgerService {
   }
 
   createCurrency(actor: Actor, input: CreateCurrencyInput) { return currencies.createCurrency(this.ctx, actor, input); }
+  createFiatCurrency(actor: Actor, code: string) { return currencies.createFiatCurrency(this.ctx, actor, code); }
   getCurrency(id: string) { return currencies.getCurrency(this.ctx, id); }
   listCurrencies(input: PageInput) { return currencies.listCurrencies(this.ctx, input); }
   updateCurrency(actor: Actor, id: string, input: UpdateCurrencyInput) { return currencies.updateCurrency(this.ctx, actor, id, input); }
@@ -67,6 +68,9 @@ export class LedgerService {
   generalLedger(input: GeneralLedgerInput) { return reports.generalLedger(this.ctx, input); }
 
   postJournalEntry(actor: Actor, input: CreateEntryInput) { return postJournalEntry(this.ctx, actor, input); }
+  postJournalEntries(actor: Actor, inputs: readonly CreateEntryInput[], onProgress?: (posted: number) => void) {
+    return postJournalEntries(this.ctx, actor, inputs, onProgress);
+  }
   reverseJournalEntry(actor: Actor, id: string, input: ReverseInput) { return reverseJournalEntry(this.ctx, actor, id, input); }
   getJournalEntry(id: string) { return journal.getJournalEntry(this.ctx, id); }
   listJournalEntries(filter: EntryListFilter) { return journal.listJournalEntries(this.ctx, filter); }

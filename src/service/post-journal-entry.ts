@@ -3,7 +3,7 @@
  * with its lines and maintained totals in the caller's write transaction.
  */
 import { parseDate } from '../domain/dates.js';
-import { validationError } from '../domain/errors.js';
+import { LedgerError, validationError } from '../domain/errors.js';
 import { buildReversal } from '../domain/journal/reversal.js';
 import { type EntryInput, parseLines, validateEntry } from '../domain/journal/validate-entry.js';
 import { MAX_AMOUNT } from '../domain/money/amount.js';
@@ -74,4 +74,37 @@ export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id:
     return postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id });
   });
   return entryView(entry, await ctx.scaleOf(entry.currency_id));
+}
+
+/**
+ * Posts many entries in one transaction: all of them or none. The first rejected entry aborts the
+ * whole batch; its error names the entry by index (`entries[3].lines[1].credit_amount`).
+ */
+export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
+  onProgress?: (posted: number) => void): Promise<EntryView[]> {
+  requirePermission(actor, 'journals:create');
+  const entries = await ctx.store.write(async (tx) => {
+    const posted: JournalEntryView[] = [];
+    for (const [index, input] of inputs.entries()) {
+      try {
+        posted.push(await postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id }));
+      } catch (error) {
+        throw atEntry(error, index);
+      }
+      onProgress?.(index + 1);
+    }
+    return posted;
+  });
+  const views: EntryView[] = [];
+  for (const entry of entries) views.push(entryView(entry, await ctx.scaleOf(entry.currency_id)));
+  return views;
+}
+
+/** Re-labels an entry's error with the entry's position in a batch. */
+export function atEntry(error: unknown, index: number): unknown {
+  if (!(error instanceof LedgerError)) return error;
+  return new LedgerError(error.code, `Entry ${index + 1}: ${error.message}`, {
+    field: error.field === undefined ? `entries[${index}]` : `entries[${index}].${error.field}`,
+    suggestion: error.suggestion,
+  });
 }

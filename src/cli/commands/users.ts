@@ -3,6 +3,8 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { withService } from '../with-service.js';
 import { printJson } from '../output.js';
 import { printTable } from '../render/table.js';
+import { collect } from '../paging.js';
+import { parseInteger } from '../parse.js';
 import type { UserView } from '../../schemas/user.js';
 
 function parsePermissions(text: string): Record<string, boolean> {
@@ -29,7 +31,7 @@ export function registerUserCommands(program: Command): void {
 
   users.command('list')
     .description('List users (every user unless --limit is given)')
-    .option('--limit <n>', 'return at most n users (a page; --cursor continues)', Number)
+    .option('--limit <n>', 'return one page of at most n users (--cursor continues)', parseInteger)
     .option('--cursor <cursor>', 'continue after a previous page')
     .addHelpText('after', '\nExample:\n  $ ledger users list --json')
     .action(withService(async (service, { json }, options: { limit?: number; cursor?: string }) => {
@@ -73,23 +75,4 @@ export function registerUserCommands(program: Command): void {
         process.stdout.write(`API key (shown only once, store it now):\n${created.api_key}\n`);
       }
     }));
-}
-
-/**
- * A list command returns every row unless --limit is given: without it, pages are followed to
- * the end and printed as one list (has_more false).
- */
-export async function collect<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ data: T[]; has_more: boolean; next_cursor: string | null }>,
-  options: { limit?: number; cursor?: string },
-) {
-  if (options.limit !== undefined) return fetchPage(options.cursor);
-  const data: T[] = [];
-  let cursor = options.cursor;
-  for (;;) {
-    const page = await fetchPage(cursor);
-    data.push(...page.data);
-    if (!page.has_more || page.next_cursor === null) return { data, has_more: false, next_cursor: null };
-    cursor = page.next_cursor;
-  }
 }

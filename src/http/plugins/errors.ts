@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, LedgerError } from '../../domain/errors.js';
+import { type SchemaIssue, issueToError } from '../../schemas/validate.js';
 import { HTTP_STATUS } from '../error-table.js';
 
 interface ErrorBody {
@@ -21,59 +22,16 @@ export function sendError(reply: FastifyReply, body: ErrorBody): FastifyReply {
   return reply.code(HTTP_STATUS[body.code]).type('application/json; charset=utf-8').send(clean);
 }
 
-interface AjvIssue {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-/** `/lines/1/credit_amount` in part `body` becomes `lines[1].credit_amount`. */
-function fieldOf(issue: AjvIssue, part: string | undefined): string | undefined {
-  const segments = issue.instancePath.split('/').filter(Boolean);
-  const extra = (issue.params.missingProperty ?? issue.params.additionalProperty) as string | undefined;
-  if (extra !== undefined) segments.push(extra);
-  const path = segments.reduce((acc, segment) => (/^\d+$/.test(segment) ? `${acc}[${segment}]` : acc ? `${acc}.${segment}` : segment), '');
-  return path || (part === 'body' ? undefined : part);
-}
-
-function describe(issue: AjvIssue, field: string | undefined): { message: string; suggestion?: string } {
-  const name = field ?? 'request body';
-  switch (issue.keyword) {
-    case 'required':
-      return { message: `${name} is required` };
-    case 'additionalProperties':
-      return { message: `${name} is not an accepted field here`, suggestion: 'Remove it; see the API reference for the fields this endpoint takes or may change' };
-    case 'pattern':
-      if (/amount$/.test(name)) {
-        return { message: `${name} must be a non-negative integer string in the smallest currency unit`,
-          suggestion: 'Send e.g. "25000" for 250.00; no sign, decimal point, exponent or leading zeros' };
-      }
-      if (/date$/.test(name)) return { message: `${name} must be a date in the form YYYY-MM-DD` };
-      return { message: `${name} has an invalid format` };
-    case 'type':
-      if (/amount$/.test(name)) {
-        return { message: `${name} must be a string, not a JSON number`,
-          suggestion: 'Send amounts as strings in the smallest currency unit, e.g. "25000" for 250.00' };
-      }
-      return { message: `${name} must be of type ${String(issue.params.type)}` };
-    case 'minProperties':
-      return { message: 'The request body must change at least one field' };
-    default:
-      return { message: `${name} ${issue.message ?? 'is invalid'}` };
-  }
-}
-
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError & { validation?: AjvIssue[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: FastifyError & { validation?: SchemaIssue[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof LedgerError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return sendError(reply, { code: error.code, message: error.message, field: error.field, suggestion: error.suggestion });
     }
     if (error.validation && error.validation.length > 0) {
-      const issue = error.validation[0]!;
-      const field = fieldOf(issue, error.validationContext);
-      return sendError(reply, { code: 'VALIDATION_ERROR', ...describe(issue, field), ...(field ? { field } : {}) });
+      const context = error.validationContext === 'body' ? undefined : error.validationContext;
+      const issue = issueToError(error.validation[0]!, context);
+      return sendError(reply, { code: issue.code, message: issue.message, field: issue.field, suggestion: issue.suggestion });
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

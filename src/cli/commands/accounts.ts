@@ -1,0 +1,82 @@
+/** `ledger accounts list|get|create`. */
+import { type Command, Option } from 'commander';
+import type { AccountView } from '../../schemas/account.js';
+import { LOCAL_OPERATOR } from '../../service/actor.js';
+import { printJson } from '../output.js';
+import { collect } from '../paging.js';
+import { parseInteger } from '../parse.js';
+import { printFields, yesNo } from '../render/format.js';
+import { printTable } from '../render/table.js';
+import { withService } from '../with-service.js';
+
+const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'];
+
+function printAccounts(accounts: AccountView[]): void {
+  printTable(['ID', 'NUMBER', 'NAME', 'TYPE', 'NORMAL', 'PARENT', 'ACTIVE'],
+    accounts.map((a) => [a.id, a.account_number, a.has_subledger ? `${a.name} (control)` : a.name, a.account_type,
+      a.normal_balance, a.parent_id ?? '', yesNo(a.is_active)]));
+}
+
+export function registerAccountCommands(program: Command): void {
+  const accounts = program.command('accounts').description('The chart of accounts');
+
+  accounts.command('list')
+    .description('List accounts, ordered by account number')
+    .addOption(new Option('--type <type>', 'only accounts of this type').choices(ACCOUNT_TYPES))
+    .option('--currency <currency-id>', 'only accounts in this currency')
+    .option('--parent <account-id>', 'only sub-accounts of this control account')
+    .option('--limit <n>', 'return one page of at most n accounts', parseInteger)
+    .option('--cursor <cursor>', 'continue after a previous page')
+    .addHelpText('after', '\nExample:\n  $ ledger accounts list --type revenue')
+    .action(withService(async (service, { json }, options: { type?: AccountView['account_type']; currency?: string; parent?: string; limit?: number; cursor?: string }) => {
+      const filter = { account_type: options.type, currency_id: options.currency, parent_id: options.parent };
+      const page = await collect((cursor) => service.listAccounts({ ...filter, limit: options.limit ?? 200, cursor }), options);
+      if (json) printJson(page);
+      else printAccounts(page.data);
+    }));
+
+  accounts.command('get <id>')
+    .description('Show an account with its balance')
+    .addHelpText('after', '\nExample:\n  $ ledger accounts get 0193...')
+    .action(withService(async (service, { json }, _options, id: string) => {
+      const account = await service.getAccount(id);
+      const balance = await service.getAccountBalance(id);
+      if (json) {
+        printJson({ data: { ...account, balance } });
+        return;
+      }
+      printFields([
+        ['ID', account.id], ['Number', account.account_number], ['Name', account.name], ['Type', account.account_type],
+        ['Normal balance', account.normal_balance], ['Currency', account.currency_id],
+        ['Control account', yesNo(account.has_subledger)], ['Parent', account.parent_id], ['Entity', account.entity_id],
+        ['XBRL tag', account.xbrl_tag], ['Active', yesNo(account.is_active)],
+        ['Debits', balance.display_debits], ['Credits', balance.display_credits], ['Balance', balance.display_balance],
+      ]);
+    }));
+
+  accounts.command('create')
+    .description('Create an account; with --parent and --entity a sub-account of a control account')
+    .requiredOption('--number <number>', 'unique account number')
+    .requiredOption('--name <name>', 'display name')
+    .option('--currency <currency-id>', 'currency id (inherited for a sub-account)')
+    .addOption(new Option('--type <type>', 'account type (inherited for a sub-account)').choices(ACCOUNT_TYPES))
+    .addOption(new Option('--normal-balance <side>', 'normal side (inherited for a sub-account)').choices(['debit', 'credit']))
+    .option('--subledger', 'make it a control account that takes sub-accounts')
+    .option('--parent <account-id>', 'the control account this sub-account belongs to')
+    .option('--entity <entity-id>', 'the customer, supplier or other entity of the sub-account')
+    .option('--xbrl <tag>', 'XBRL classification tag')
+    .addHelpText('after', `
+Examples:
+  $ ledger accounts create --number 1000 --name Cash --currency <usd-id> --type asset --normal-balance debit
+  $ ledger accounts create --number 1200 --name Receivables --currency <usd-id> --type asset --normal-balance debit --subledger
+  $ ledger accounts create --number 1200-001 --name "Receivable: Acme" --parent <1200-id> --entity acme`)
+    .action(withService(async (service, { json }, options: { number: string; name: string; currency?: string; type?: AccountView['account_type']; normalBalance?: 'debit' | 'credit'; subledger?: boolean; parent?: string; entity?: string; xbrl?: string }) => {
+      const account = await service.createAccount(LOCAL_OPERATOR, {
+        account_number: options.number, name: options.name, currency_id: options.currency, account_type: options.type,
+        normal_balance: options.normalBalance, has_subledger: options.subledger, parent_id: options.parent,
+        entity_id: options.entity, xbrl_tag: options.xbrl,
+      });
+      if (json) printJson({ data: account });
+      else process.stdout.write(`Created account ${account.account_number} ${account.name} (${account.id})\n`);
+    }));
+}

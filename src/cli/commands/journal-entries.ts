@@ -1,0 +1,134 @@
+/** `ledger journal-entries list|get|create|reverse|import`. */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { validationError } from '../../domain/errors.js';
+import type { EntryView } from '../../schemas/journal-entry.js';
+import { printJson } from '../output.js';
+import { collect } from '../paging.js';
+import { parseInteger } from '../parse.js';
+import { printTable } from '../render/table.js';
+import { actorFromApiKey, withService } from '../with-service.js';
+
+export function printEntry(entry: EntryView): void {
+  const links = [
+    entry.reverses_id ? `reverses ${entry.reverses_id}` : '',
+    entry.reversed_by_id ? `reversed by ${entry.reversed_by_id}` : '',
+  ].filter(Boolean).join(', ');
+  process.stdout.write(`${entry.entry_date}  ${entry.description}${entry.reference ? `  [${entry.reference}]` : ''}\n`);
+  process.stdout.write(`  id ${entry.id}  ${entry.entry_type}${links ? `  (${links})` : ''}\n`);
+  printTable(['ACCOUNT', 'NAME', 'DEBIT', 'CREDIT', 'MEMO'], entry.lines.map((line) => [
+    line.account_number, line.account_name, line.debit_amount === '0' ? '' : line.display_debit,
+    line.credit_amount === '0' ? '' : line.display_credit, line.description ?? '',
+  ]), { rightAligned: [2, 3] });
+}
+
+function printEntryList(entries: EntryView[]): void {
+  printTable(['ID', 'DATE', 'TYPE', 'DESCRIPTION', 'REFERENCE', 'AMOUNT'], entries.map((entry) => {
+    const total = entry.lines.filter((line) => line.debit_amount !== '0').map((line) => line.display_debit);
+    return [entry.id, entry.entry_date, entry.entry_type, entry.description, entry.reference ?? '',
+      total.length === 1 ? total[0]! : total.join(' + ')];
+  }));
+}
+
+export function registerJournalEntryCommands(program: Command): void {
+  const entries = program.command('journal-entries').description('Journal entries: post, list, reverse, import');
+
+  entries.command('list')
+    .description('List entries, ordered by entry date then posting order')
+    .option('--period <period-id>', 'only entries in this period')
+    .option('--start <date>', 'only entries dated on or after this day')
+    .option('--end <date>', 'only entries dated on or before this day')
+    .option('--account <account-id>', 'only entries with a line on this account')
+    .option('--limit <n>', 'return one page of at most n entries', parseInteger)
+    .option('--cursor <cursor>', 'continue after a previous page')
+    .addHelpText('after', '\nExample:\n  $ ledger journal-entries list --period 0193... --json')
+    .action(withService(async (service, { json }, options: { period?: string; start?: string; end?: string; account?: string; limit?: number; cursor?: string }) => {
+      const filter = { period_id: options.period, start_date: options.start, end_date: options.end, account_id: options.account };
+      const page = await collect((cursor) => service.listJournalEntries({ ...filter, limit: options.limit ?? 200, cursor }), options);
+      if (json) printJson(page);
+      else printEntryList(page.data);
+    }));
+
+  entries.command('get <id>')
+    .description('Show an entry with its lines')
+    .addHelpText('after', '\nExample:\n  $ ledger journal-entries get 0193...')
+    .action(withService(async (service, { json }, _options, id: string) => {
+      const entry = await service.getJournalEntry(id);
+      if (json) printJson({ data: entry });
+      else printEntry(entry);
+    }));
+
+  entries.command('create')
+    .description('Post an entry from a JSON file holding the API body (needs an API key)')
+    .requiredOption('--file <path>', 'JSON file: {"entry_date", "description", "reference"?, "metadata"?, "lines": [...]}; - for stdin')
+    .addHelpText('after', `
+Example:
+  $ cat sale.json
+  {"entry_date": "2026-03-01", "description": "Invoice 1001",
+   "lines": [{"account_id": "<cash-id>", "debit_amount": "25000"},
+             {"account_id": "<sales-id>", "credit_amount": "25000"}]}
+  $ ledger journal-entries create --file sale.json --api-key tsk_...`)
+    .action(withService(async (service, global, options: { file: string }) => {
+      const actor = await actorFromApiKey(service, global, 'journal-entries create');
+      const { parseWithSchema } = await import('../../schemas/validate.js');
+      const { CreateEntryBody } = await import('../../schemas/journal-entry.js');
+      const entry = await service.postJournalEntry(actor, parseWithSchema(CreateEntryBody, readJsonFile(options.file)));
+      if (global.json) printJson({ data: entry });
+      else {
+        process.stdout.write('Posted:\n');
+        printEntry(entry);
+      }
+    }));
+
+  entries.command('reverse <id>')
+    .description('Reverse an entry: a new entry with debits and credits swapped (needs an API key)')
+    .option('--date <date>', 'date of the reversal (default: the original entry date)')
+    .addHelpText('after', '\nExample:\n  $ ledger journal-entries reverse 0193... --date 2026-03-31 --api-key tsk_...')
+    .action(withService(async (service, global, options: { date?: string }, id: string) => {
+      const actor = await actorFromApiKey(service, global, 'journal-entries reverse');
+      const entry = await service.reverseJournalEntry(actor, id, { entry_date: options.date });
+      if (global.json) printJson({ data: entry });
+      else {
+        process.stdout.write('Posted reversal:\n');
+        printEntry(entry);
+      }
+    }));
+
+  entries.command('import <file>')
+    .description('Post every entry of a JSON-lines or CSV file in one transaction: all or nothing (needs an API key)')
+    .option('--format <format>', 'jsonl or csv (default: from the file extension)')
+    .addHelpText('after', `
+JSON lines: one API entry body per line.
+CSV: a header row with entry,entry_date,description,reference,account_id,debit_amount,credit_amount,line_description;
+rows with the same "entry" value (consecutive) form one entry; amounts in the smallest currency unit.
+A bad entry rejects the whole file and names its line number.
+
+Example:
+  $ ledger journal-entries import entries.jsonl --api-key tsk_...`)
+    .action(withService(async (service, global, options: { format?: string }, file: string) => {
+      const actor = await actorFromApiKey(service, global, 'journal-entries import');
+      const { importEntries } = await import('../import-entries.js');
+      const count = await importEntries(service, actor, file, options.format);
+      if (global.json) printJson({ data: { imported: count } });
+      else process.stdout.write(`Imported ${count} entries.\n`);
+    }));
+}
+
+export function readJsonFile(path: string): unknown {
+  const text = readInput(path);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw validationError(`${path} is not valid JSON: ${(error as Error).message}`, 'file', 'Check the JSON syntax of the file');
+  }
+}
+
+/** Reads a file (or stdin for "-"); a missing or unreadable file is the user's error, not a crash. */
+export function readInput(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (error) {
+    throw validationError(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'file',
+      'Check the path of the file');
+  }
+}

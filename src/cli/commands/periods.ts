@@ -1,0 +1,69 @@
+/** `ledger periods list|get|create|close`. */
+import type { Command } from 'commander';
+import type { PeriodView } from '../../schemas/period.js';
+import { LOCAL_OPERATOR } from '../../service/actor.js';
+import { printJson } from '../output.js';
+import { collect } from '../paging.js';
+import { parseInteger } from '../parse.js';
+import { printTable } from '../render/table.js';
+import { actorFromApiKey, withService } from '../with-service.js';
+import { printEntry } from './journal-entries.js';
+
+function printPeriods(periods: PeriodView[]): void {
+  printTable(['ID', 'NAME', 'START', 'END', 'STATUS', 'CLOSED AT', 'CLOSING ENTRY'],
+    periods.map((p) => [p.id, p.name, p.start_date, p.end_date, p.status, p.closed_at ?? '', p.closing_entry_id ?? '']));
+}
+
+export function registerPeriodCommands(program: Command): void {
+  const periods = program.command('periods').description('Financial periods');
+
+  periods.command('list')
+    .description('List periods, ordered by start date')
+    .option('--limit <n>', 'return one page of at most n periods', parseInteger)
+    .option('--cursor <cursor>', 'continue after a previous page')
+    .addHelpText('after', '\nExample:\n  $ ledger periods list')
+    .action(withService(async (service, { json }, options: { limit?: number; cursor?: string }) => {
+      const page = await collect((cursor) => service.listPeriods({ limit: options.limit ?? 200, cursor }), options);
+      if (json) printJson(page);
+      else printPeriods(page.data);
+    }));
+
+  periods.command('get <id>')
+    .description('Show a period')
+    .addHelpText('after', '\nExample:\n  $ ledger periods get 0193...')
+    .action(withService(async (service, { json }, _options, id: string) => {
+      const period = await service.getPeriod(id);
+      if (json) printJson({ data: period });
+      else printPeriods([period]);
+    }));
+
+  periods.command('create')
+    .description('Create a period (inclusive dates; periods must not overlap)')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--start <date>', 'first day, YYYY-MM-DD')
+    .requiredOption('--end <date>', 'last day, YYYY-MM-DD')
+    .addHelpText('after', '\nExample:\n  $ ledger periods create --name "January 2026" --start 2026-01-01 --end 2026-01-31')
+    .action(withService(async (service, { json }, options: { name: string; start: string; end: string }) => {
+      const period = await service.createPeriod(LOCAL_OPERATOR, { name: options.name, start_date: options.start, end_date: options.end });
+      if (json) printJson({ data: period });
+      else process.stdout.write(`Created period ${period.name} ${period.start_date}..${period.end_date} (${period.id})\n`);
+    }));
+
+  periods.command('close <id>')
+    .description('Close a period permanently, posting its closing entry (needs an API key); --preview only shows it')
+    .option('--preview', 'show the closing entry without closing anything')
+    .addHelpText('after', '\nExamples:\n  $ ledger periods close 0193... --preview\n  $ LEDGER_API_KEY=tsk_... ledger periods close 0193...')
+    .action(withService(async (service, global, options: { preview?: boolean }, id: string) => {
+      const actor = await actorFromApiKey(service, global, 'periods close');
+      const result = await service.closePeriod(actor, id, options.preview === true);
+      if (global.json) {
+        printJson({ data: result });
+        return;
+      }
+      process.stdout.write(result.preview
+        ? `Preview of closing ${result.period.name} (nothing was changed):\n`
+        : `Closed ${result.period.name}.\n`);
+      if (result.closing_entry) printEntry(result.closing_entry);
+      else process.stdout.write('No revenue or expense activity: no closing entry.\n');
+    }));
+}
