@@ -57,8 +57,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
-  // Only JSON bodies are accepted; any other content type is a 415.
+  // Only JSON bodies are accepted; any other content type is a 415. An empty JSON body counts as
+  // no body, so POSTs whose fields are all optional (a reversal) work with or without one.
   app.removeContentTypeParser(['text/plain']);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') done(null, undefined);
+    else parseJson(request, text, done);
+  });
   app.decorateRequest('actor', undefined);
   app.decorateRequest('idempotencyKey', undefined);
   registerErrorHandling(app);

@@ -1,7 +1,9 @@
 import { notFound } from '../domain/errors.js';
 import { parseDate } from '../domain/dates.js';
 import type { EntryListFilter, EntryView } from '../schemas/journal-entry.js';
+import { lineScopeOf } from './accounts.js';
 import type { Page, ServiceContext } from './context.js';
+import type { LineScope } from './ports/ledger-store.js';
 import { entryView } from './views.js';
 
 export async function getJournalEntry(ctx: ServiceContext, id: string): Promise<EntryView> {
@@ -17,10 +19,13 @@ export async function listJournalEntries(ctx: ServiceContext, filter: EntryListF
   if (filter.period_id !== undefined && !(await ctx.store.getPeriod(filter.period_id))) {
     throw notFound('Period', filter.period_id, 'period_id');
   }
-  if (filter.account_id !== undefined && !(await ctx.store.getAccount(filter.account_id))) {
-    throw notFound('Account', filter.account_id, 'account_id');
+  let lines: LineScope | undefined;
+  if (filter.account_id !== undefined) {
+    const account = await ctx.store.getAccount(filter.account_id);
+    if (!account) throw notFound('Account', filter.account_id, 'account_id');
+    lines = lineScopeOf(account);
   }
-  const page = await ctx.store.listEntries(filter, ctx.pageRequest('journal-entries', filter));
+  const page = await ctx.store.listEntries({ ...filter, lines }, ctx.pageRequest('journal-entries', filter));
   const scales = new Map<string, number>();
   for (const entry of page.items) {
     if (!scales.has(entry.currency_id)) scales.set(entry.currency_id, await ctx.scaleOf(entry.currency_id));

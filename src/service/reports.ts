@@ -57,6 +57,15 @@ async function reportCurrency(ctx: ServiceContext, inputs: ReportInputs, request
     'Pass currency_id; reports never add amounts of different currencies');
 }
 
+/**
+ * The report currency may have no accounts yet (so no scale in `inputs`); its zeros still need
+ * formatting at its own asset_scale.
+ */
+async function withScaleOf(ctx: ServiceContext, inputs: ReportInputs, currencyId: string): Promise<ReportInputs> {
+  if (inputs.scales.has(currencyId)) return inputs;
+  return { ...inputs, scales: new Map([...inputs.scales, [currencyId, await ctx.scaleOf(currencyId)]]) };
+}
+
 export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput): Promise<TrialBalance> {
   const period = await periodOf(ctx, input.period_id);
   if (input.currency_id !== undefined && !(await ctx.store.getCurrency(input.currency_id))) {
@@ -77,7 +86,7 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
   const inputs = await reportInputs(ctx);
   const currencyId = await reportCurrency(ctx, inputs, input.currency_id);
   const totals = await ctx.store.accountTotals(through === undefined ? {} : { before_date: nextDay(through) });
-  return buildBalanceSheet(inputs, totals, { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
+  return buildBalanceSheet(await withScaleOf(ctx, inputs, currencyId), totals, { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
 }
 
 export async function incomeStatement(ctx: ServiceContext, input: IncomeStatementInput): Promise<IncomeStatement> {
@@ -90,7 +99,7 @@ export async function incomeStatement(ctx: ServiceContext, input: IncomeStatemen
   ]);
   const withoutClosing = new Map<string, Totals>();
   for (const [accountId, total] of totals) withoutClosing.set(accountId, subtractTotals(total, closing.get(accountId)));
-  return buildIncomeStatement(inputs, withoutClosing, { currency_id: currencyId, period_id: period?.id ?? null });
+  return buildIncomeStatement(await withScaleOf(ctx, inputs, currencyId), withoutClosing, { currency_id: currencyId, period_id: period?.id ?? null });
 }
 
 async function generalLedgerRange(ctx: ServiceContext, input: GeneralLedgerInput): Promise<DateRange> {

@@ -162,10 +162,11 @@ export async function newApiKey(api: ApiFixture, permissions?: Record<string, bo
 
 /**
  * Follows next_cursor from the first page to the last and returns every row with the pages seen.
- * `betweenPages` runs after each page that has a successor (to write while a walk is under way).
+ * `betweenPages` runs after each page that has a successor (to write while a walk is under way); it
+ * gets the page's index and rows.
  */
 export async function walkPages<T = any>(api: ApiFixture, path: string,
-  options: { limit?: number; betweenPages?: (pageIndex: number) => Promise<void> } = {}) {
+  options: { limit?: number; betweenPages?: (pageIndex: number, pageRows: T[]) => Promise<void> } = {}) {
   const rows: T[] = [];
   const pages: T[][] = [];
   let cursor: string | null = null;
@@ -183,7 +184,7 @@ export async function walkPages<T = any>(api: ApiFixture, path: string,
     rows.push(...data);
     if (!has_more) break;
     if (pages.length > 10_000) throw new Error('pagination does not end');
-    await options.betweenPages?.(pages.length - 1);
+    await options.betweenPages?.(pages.length - 1, data);
     cursor = next_cursor;
   }
   return { rows, pages };

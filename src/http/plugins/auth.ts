@@ -3,13 +3,17 @@
  * the service resolves to an actor (API key now; JWT access tokens plug in here too).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor } from '../../service/actor.js';
+import { type Actor, type PermissionKey, requirePermission } from '../../service/actor.js';
 import type { LedgerService } from '../../service/ledger-service.js';
 import { unauthorized } from '../../service/users.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | undefined;
+  }
+  interface FastifyContextConfig {
+    /** The permission a write route needs; checked before the body is validated. */
+    permission?: PermissionKey;
   }
 }
 
@@ -27,10 +31,18 @@ export async function authenticate(service: LedgerService, request: FastifyReque
   return actor;
 }
 
-/** Adds the onRequest authentication step to every route of the scope `app`. */
+/**
+ * Adds authentication (before the body is read) and the route's permission check (before the body
+ * is validated, so a caller without the permission learns nothing about the input rules) to every
+ * route of the scope `app`. The service checks the permission again, for every face.
+ */
 export function requireAuthentication(app: FastifyInstance, service: LedgerService): void {
   app.addHook('onRequest', async (request) => {
     await authenticate(service, request);
+  });
+  app.addHook('preValidation', async (request) => {
+    const permission = request.routeOptions.config.permission;
+    if (permission !== undefined) requirePermission(actorOf(request), permission);
   });
 }
 

@@ -30,7 +30,22 @@ export function registerIdempotency(app: FastifyInstance, service: LedgerService
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.idempotencyKey === undefined || reply.getHeader('idempotent-replayed')) return payload;
-    await finishIdempotent(service.ctx, actorOf(request).user_id, request.idempotencyKey, reply.statusCode, String(payload));
+    await finishIdempotent(service.ctx, actorOf(request).user_id, request.idempotencyKey, reply.statusCode, storedAnswer(String(payload)));
     return payload;
   });
+}
+
+/**
+ * The answer kept for replays. A service account's API key is shown once and only its hash is
+ * stored, so the kept copy leaves the key out: a replay answers the account without it.
+ */
+function storedAnswer(payload: string): string {
+  if (!payload.includes('"api_key"')) return payload;
+  try {
+    const body = JSON.parse(payload) as { data?: Record<string, unknown> };
+    if (typeof body.data === 'object' && body.data !== null) delete body.data.api_key;
+    return JSON.stringify(body);
+  } catch {
+    return payload;
+  }
 }

@@ -11,6 +11,7 @@ const tags = ['accounts'];
 
 export const accountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { service }) => {
   app.post('/accounts', {
+    config: { permission: 'accounts:write' },
     schema: { tags, summary: 'Create an account or sub-account', body: CreateAccountBody,
       response: { 201: envelope(Account), ...errorResponses } },
   }, async (request, reply) => reply.code(201).send({ data: await service.createAccount(actorOf(request), request.body) }));
@@ -25,6 +26,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   }, async (request) => ({ data: await service.getAccount(request.params.id) }));
 
   app.patch('/accounts/:id', {
+    config: { permission: 'accounts:write' },
     schema: { tags, summary: 'Update name, is_active or xbrl_tag', params: IdParams, body: UpdateAccountBody,
       response: { 200: envelope(Account), ...errorResponses } },
   }, async (request) => ({ data: await service.updateAccount(actorOf(request), request.params.id, request.body) }));

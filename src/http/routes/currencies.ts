@@ -9,6 +9,7 @@ const tags = ['currencies'];
 
 export const currencyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { service }) => {
   app.post('/currencies', {
+    config: { permission: 'currencies:write' },
     schema: { tags, summary: 'Create a currency', body: CreateCurrencyBody, response: { 201: envelope(Currency), ...errorResponses } },
   }, async (request, reply) => reply.code(201).send({ data: await service.createCurrency(actorOf(request), request.body) }));
 
@@ -22,6 +23,7 @@ export const currencyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   }, async (request) => ({ data: await service.getCurrency(request.params.id) }));
 
   app.patch('/currencies/:id', {
+    config: { permission: 'currencies:write' },
     schema: { tags, summary: 'Update name and/or symbol', params: IdParams, body: UpdateCurrencyBody,
       response: { 200: envelope(Currency), ...errorResponses } },
   }, async (request) => ({ data: await service.updateCurrency(actorOf(request), request.params.id, request.body) }));

@@ -9,6 +9,7 @@ const tags = ['journal entries'];
 
 export const journalEntryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { service }) => {
   app.post('/journal-entries', {
+    config: { permission: 'journals:create' },
     schema: { tags, summary: 'Post a balanced journal entry', body: CreateEntryBody,
       response: { 201: envelope(Entry), ...errorResponses } },
   }, async (request, reply) => reply.code(201).send({ data: await service.postJournalEntry(actorOf(request), request.body) }));
@@ -23,6 +24,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
   }, async (request) => ({ data: await service.getJournalEntry(request.params.id) }));
 
   app.post('/journal-entries/:id/reverse', {
+    config: { permission: 'journals:reverse' },
     schema: { tags, summary: 'Reverse an entry (swap debits and credits); entry_date defaults to the original date',
       params: IdParams, body: Type.Optional(ReverseBody), response: { 201: envelope(Entry), ...errorResponses } },
     // Every field of the body is optional, so a request without a body asks for all the defaults;

@@ -11,6 +11,7 @@ const tags = ['periods'];
 
 export const periodRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { service }) => {
   app.post('/periods', {
+    config: { permission: 'periods:write' },
     schema: { tags, summary: 'Create a financial period (inclusive bounds, no overlap)', body: CreatePeriodBody,
       response: { 201: envelope(Period), ...errorResponses } },
   }, async (request, reply) => reply.code(201).send({ data: await service.createPeriod(actorOf(request), request.body) }));
@@ -25,6 +26,7 @@ export const periodRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
   }, async (request) => ({ data: await service.getPeriod(request.params.id) }));
 
   app.post('/periods/:id/close', {
+    config: { permission: 'periods:close' },
     schema: {
       tags, summary: 'Close a period permanently, posting its closing entry; preview=true shows the entry and commits nothing',
       params: IdParams, querystring: CloseQuery,

@@ -12,6 +12,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   }, async () => ({ data: await service.getSettings() }));
 
   app.patch('/settings', {
+    config: { permission: 'settings:write' },
     schema: { tags, summary: 'Set the retained earnings account (an active equity account, not a control account)',
       body: UpdateSettingsBody, response: { 200: envelope(Settings), ...errorResponses } },
   }, async (request) => ({ data: await service.updateSettings(actorOf(request), request.body) }));

@@ -9,11 +9,13 @@ const tags = ['users'];
 
 export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { service }) => {
   app.post('/users', {
+    config: { permission: 'users:manage' },
     schema: { tags, summary: 'Create a human user (needs users:manage; only admins grant admin or users:manage)',
       body: CreateUserBody, response: { 201: envelope(User), ...errorResponses } },
   }, async (request, reply) => reply.code(201).send({ data: await service.createUser(actorOf(request), request.body) }));
 
   app.post('/users/service-accounts', {
+    config: { permission: 'users:manage' },
     schema: { tags, summary: 'Create a service account; the api_key is shown only in this response',
       body: CreateServiceAccountBody, response: { 201: envelope(ServiceAccountCreated), ...errorResponses } },
   }, async (request, reply) => reply.code(201).send({ data: await service.createServiceAccount(actorOf(request), request.body) }));
@@ -28,6 +30,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   }, async (request) => ({ data: await service.getUser(request.params.id) }));
 
   app.patch('/users/:id', {
+    config: { permission: 'users:manage' },
     schema: { tags, summary: 'Update name, permissions or is_active', params: IdParams, body: UpdateUserBody,
       response: { 200: envelope(User), ...errorResponses } },
   }, async (request) => ({ data: await service.updateUser(actorOf(request), request.params.id, request.body) }));

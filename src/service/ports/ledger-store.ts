@@ -33,7 +33,8 @@ export interface EntryFilter {
   period_id?: string | undefined;
   start_date?: string | undefined;
   end_date?: string | undefined;
-  account_id?: string | undefined;
+  /** Entries with a line in this scope (a control account: any of its sub-accounts). */
+  lines?: LineScope | undefined;
 }
 
 export interface AccountLine extends JournalLineView {

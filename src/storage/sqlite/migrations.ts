@@ -15,7 +15,7 @@ CREATE TABLE settings (
 
 CREATE TABLE currencies (
   id          TEXT PRIMARY KEY,
-  code        TEXT NOT NULL UNIQUE,
+  code        TEXT NOT NULL UNIQUE COLLATE NOCASE,
   name        TEXT NOT NULL,
   symbol      TEXT NOT NULL,
   asset_scale INTEGER NOT NULL CHECK (asset_scale BETWEEN 0 AND 38),

@@ -279,9 +279,10 @@ class SqliteReads extends Statements implements LedgerReads {
     if (filter.period_id !== undefined) { where.push('e.period_id = ?'); params.push(filter.period_id); }
     if (filter.start_date !== undefined) { where.push('e.entry_date >= ?'); params.push(filter.start_date); }
     if (filter.end_date !== undefined) { where.push('e.entry_date <= ?'); params.push(filter.end_date); }
-    if (filter.account_id !== undefined) {
-      where.push('e.seq IN (SELECT l.entry_seq FROM journal_lines l WHERE l.account_id = ?)');
-      params.push(filter.account_id);
+    if (filter.lines !== undefined) {
+      const [column, id] = 'account_id' in filter.lines ? ['account_id', filter.lines.account_id] : ['parent_account_id', filter.lines.parent_id];
+      where.push(`e.seq IN (SELECT l.entry_seq FROM journal_lines l WHERE l.${column} = ?)`);
+      params.push(id);
     }
     const rows = this._all<EntryRow>(
       `SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE ${where.join(' AND ')}
