@@ -86,7 +86,8 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
   const inputs = await reportInputs(ctx);
   const currencyId = await reportCurrency(ctx, inputs, input.currency_id);
   const totals = await ctx.store.accountTotals(through === undefined ? {} : { before_date: nextDay(through) });
-  return buildBalanceSheet(await withScaleOf(ctx, inputs, currencyId), totals, { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
+  return buildBalanceSheet(await withScaleOf(ctx, inputs, currencyId), totals,
+    { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
 }
 
 export async function incomeStatement(ctx: ServiceContext, input: IncomeStatementInput): Promise<IncomeStatement> {
@@ -99,7 +100,8 @@ export async function incomeStatement(ctx: ServiceContext, input: IncomeStatemen
   ]);
   const withoutClosing = new Map<string, Totals>();
   for (const [accountId, total] of totals) withoutClosing.set(accountId, subtractTotals(total, closing.get(accountId)));
-  return buildIncomeStatement(await withScaleOf(ctx, inputs, currencyId), withoutClosing, { currency_id: currencyId, period_id: period?.id ?? null });
+  return buildIncomeStatement(await withScaleOf(ctx, inputs, currencyId), withoutClosing,
+    { currency_id: currencyId, period_id: period?.id ?? null });
 }
 
 async function generalLedgerRange(ctx: ServiceContext, input: GeneralLedgerInput): Promise<DateRange> {

@@ -91,8 +91,14 @@ function thrownBy(action: () => unknown): LedgerError {
   throw new Error('expected a LedgerError, but nothing was thrown');
 }
 
+interface ClosingCase {
+  name: string;
+  totals: Record<string, [bigint, bigint]>;
+  lines: object[];
+}
+
 describe('computeClosingEntry', () => {
-  it.each([
+  it.each<ClosingCase>([
     {
       name: 'a net income: revenue debited, expenses credited, the difference credited to retained earnings',
       // sales net credit 1000.00; rent net debit 300.00; income = 1000.00 - 300.00 = 700.00 (credit RE).
@@ -154,7 +160,7 @@ describe('computeClosingEntry', () => {
       totals: { 'euro-sales': [9000n, 9000n], sales: [0n, 100n] },
       lines: [dr('sales', '100', CLOSE), cr('retained', '100', INCOME)],
     },
-  ] satisfies { name: string; totals: Record<string, [bigint, bigint]>; lines: object[] }[])('closes $name', ({ totals: rows, lines }) => {
+  ])('closes $name', ({ totals: rows, lines }) => {
     const draft = computeClosingEntry(PERIOD, totals(rows), ACCOUNTS, RETAINED);
     expect(draft).toEqual({ entry_date: '2026-03-31', description: 'Closing entry for Q1 2026', lines });
   });

@@ -4,13 +4,16 @@
  * token can pass for one; refresh tokens are random strings stored only as hashes.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
 import type { Clock } from '../ports/runtime.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 const ACCESS_TOKEN_TYPE = 'at+jwt';
 const ISSUER = 'ledger';
+
+/** jose is loaded on first use, so CLI commands that never see a token start faster. */
+let joseModule: Promise<typeof import('jose')> | undefined;
+const jose = () => (joseModule ??= import('jose'));
 
 export class AccessTokens {
   private readonly key: Uint8Array;
@@ -21,6 +24,7 @@ export class AccessTokens {
 
   async issue(userId: string): Promise<string> {
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    const { SignJWT } = await jose();
     return new SignJWT({ token_use: 'access' })
       .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TOKEN_TYPE })
       .setSubject(userId)
@@ -33,6 +37,7 @@ export class AccessTokens {
 
   /** The user id of a valid, unexpired access token, or undefined. */
   async verify(token: string): Promise<string | undefined> {
+    const { jwtVerify } = await jose();
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'], typ: ACCESS_TOKEN_TYPE, issuer: ISSUER, currentDate: this.clock.now(),
