@@ -7,6 +7,7 @@ import type {
 } from '../schemas/account.js';
 import { type Actor, requirePermission } from './actor.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
+import { accountLineView } from './views.js';
 import type { LedgerReads, LineScope } from './ports/ledger-store.js';
 
 export async function createAccount(ctx: ServiceContext, actor: Actor, input: CreateAccountInput): Promise<AccountView> {
@@ -105,19 +106,5 @@ export async function listAccountTransactions(ctx: ServiceContext, id: string, i
   const list = `transactions:${id}`;
   const page = await ctx.store.listAccountLines(lineScopeOf(account), {}, 'asc', ctx.pageRequest(list, input));
   const scale = await ctx.scaleOf(account.currency_id);
-  return ctx.toPage(list, page, (line) => ({
-    line_id: line.id,
-    journal_entry_id: line.journal_entry_id,
-    entry_date: line.entry_date,
-    description: line.entry_description,
-    line_description: line.description,
-    reference: line.reference,
-    account_id: line.account_id,
-    account_number: line.account_number,
-    account_name: line.account_name,
-    debit_amount: line.debit_amount.toString(),
-    credit_amount: line.credit_amount.toString(),
-    display_debit: formatAmount(line.debit_amount, scale),
-    display_credit: formatAmount(line.credit_amount, scale),
-  }));
+  return ctx.toPage(list, page, (line) => ({ ...accountLineView(line, scale), account_name: line.account_name }));
 }

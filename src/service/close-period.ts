@@ -33,7 +33,7 @@ export async function closePeriod(ctx: ServiceContext, actor: Actor, id: string,
   try {
     return await ctx.store.write(async (tx) => {
       const result = await closeWithin(ctx, tx, actor, id, preview);
-      // mutated
+      if (preview) throw new PreviewRollback(result);
       return result;
     });
   } catch (error) {

@@ -4,6 +4,7 @@
  */
 import { formatAmount } from '../domain/money/amount.js';
 import type { JournalEntryView, JournalLineView, User } from '../domain/types.js';
+import type { AccountLine } from './ports/ledger-store.js';
 import type { EntryView } from '../schemas/journal-entry.js';
 import type { UserView } from '../schemas/user.js';
 
@@ -49,5 +50,23 @@ export function userView(user: User): UserView {
     permissions: user.permissions,
     is_active: user.is_active,
     created_at: user.created_at,
+  };
+}
+
+/** The fields an account's line shows in /transactions and in the general ledger. */
+export function accountLineView(line: AccountLine, scale: number) {
+  return {
+    line_id: line.id,
+    journal_entry_id: line.journal_entry_id,
+    entry_date: line.entry_date,
+    description: line.entry_description,
+    line_description: line.description,
+    reference: line.reference,
+    account_id: line.account_id,
+    account_number: line.account_number,
+    debit_amount: line.debit_amount.toString(),
+    credit_amount: line.credit_amount.toString(),
+    display_debit: formatAmount(line.debit_amount, scale),
+    display_credit: formatAmount(line.credit_amount, scale),
   };
 }

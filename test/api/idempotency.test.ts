@@ -111,6 +111,16 @@ describe('Idempotency-Key on POST', () => {
     expectError(await api.request('POST', `${ENTRIES}/${original.id}/reverse`), 409, 'REVERSAL_NOT_ALLOWED');
   });
 
+  it('keeps no fast hash of a password: the fingerprint of a user creation leaves the password out', async () => {
+    const body = { name: 'Idem User', email: 'idem@example.com', password: 'first password' };
+    const headers = { 'idempotency-key': 'user-key' };
+    const first = await api.request('POST', '/api/v1/users', body, { headers });
+    const retry = await api.request('POST', '/api/v1/users', { ...body, password: 'other password' }, { headers });
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+  });
+
   it('replays a currency creation instead of answering DUPLICATE', async () => {
     const body = { code: 'IDEM', name: 'Idem', symbol: 'I', asset_scale: 2, asset_type: 'fiat', caip19_id: 'test:0/token:IDEM' };
     const first = await api.request('POST', '/api/v1/currencies', body, { headers: { 'idempotency-key': 'currency-key' } });

@@ -18,7 +18,7 @@ export function registerIdempotency(app: FastifyInstance, service: LedgerService
     const key = Array.isArray(header) ? header[0]! : header;
     const actor = actorOf(request);
     const requestHash = createHash('sha256')
-      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+      .update(`${request.method} ${request.url}\n${JSON.stringify(withoutSecrets(request.body ?? null))}`).digest('hex');
     const start = await beginIdempotent(service.ctx, actor.user_id, key, requestHash);
     if (start.kind === 'replay') {
       return reply.code(start.statusCode).header('idempotent-replayed', 'true')
@@ -48,4 +48,15 @@ function storedAnswer(payload: string): string {
   } catch {
     return payload;
   }
+}
+
+/**
+ * The body as it is fingerprinted for idempotency. A password is left out: a fast hash of it kept
+ * in the database would undo the slow password hash. A retry that differs only in the password
+ * replays the first answer, which never contains it.
+ */
+function withoutSecrets(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('password' in body)) return body;
+  const { password: _password, ...rest } = body as Record<string, unknown>;
+  return rest;
 }

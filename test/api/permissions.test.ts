@@ -1,0 +1,321 @@
+/**
+ * The permission matrix: every write route under /api/v1 against its permission key from the
+ * contract, for both kinds of credential, and every read route for a user without permissions.
+ * The route tables are checked against the OpenAPI document, so a new route without a row fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ApiFixture, type ApiResponse, createAccount, dataOf, entryBody, expectError, postEntry, seedBooks, startApi, walkPages,
+} from '../helpers/api-fixture.js';
+import { API, guarded, loggedInHuman, newServiceAccount, uniqueEmail, uniqueName } from '../helpers/auth-helpers.js';
+
+const PERMISSION_KEYS = [
+  'admin', 'currencies:write', 'accounts:write', 'periods:write', 'periods:close', 'journals:create', 'journals:reverse',
+  'settings:write', 'users:manage',
+] as const;
+type PermissionKey = (typeof PERMISSION_KEYS)[number];
+
+interface World {
+  api: ApiFixture;
+  books: Awaited<ReturnType<typeof seedBooks>>;
+}
+
+interface PreparedRequest {
+  method: 'POST' | 'PATCH';
+  path: string;
+  body: unknown;
+}
+
+interface WriteRoute {
+  /** As in the OpenAPI document: method and path template. */
+  route: string;
+  permission: Exclude<PermissionKey, 'admin'>;
+  status: 200 | 201;
+  /** A fresh request that the holder of the permission can make successfully. */
+  prepare: (world: World) => Promise<PreparedRequest>;
+}
+
+let serial = 0;
+const next = () => { serial += 1; return serial; };
+
+async function freshCurrency(world: World) {
+  const n = next();
+  return dataOf(await world.api.request('POST', `${API}/currencies`, {
+    code: `P${n}`, name: `Perm ${n}`, symbol: '¤', asset_scale: 2, asset_type: 'fiat', caip19_id: `test:0/perm:${n}`,
+  }), 201);
+}
+
+/** A one-year period far from the seeded FY2026 so that no two overlap. */
+async function freshPeriod(world: World) {
+  const year = 2100 + next();
+  return dataOf(await world.api.request('POST', `${API}/periods`, {
+    name: `FY${year}`, start_date: `${year}-01-01`, end_date: `${year}-12-31`,
+  }), 201);
+}
+
+const WRITE_ROUTES: WriteRoute[] = [
+  {
+    route: 'POST /api/v1/currencies', permission: 'currencies:write', status: 201,
+    prepare: async () => {
+      const n = next();
+      return { method: 'POST', path: `${API}/currencies`, body: {
+        code: `N${n}`, name: `New ${n}`, symbol: '¤', asset_scale: 2, asset_type: 'crypto', caip19_id: `test:0/new:${n}`,
+      } };
+    },
+  },
+  {
+    route: 'PATCH /api/v1/currencies/{id}', permission: 'currencies:write', status: 200,
+    prepare: async (world) => ({ method: 'PATCH', path: `${API}/currencies/${(await freshCurrency(world)).id}`, body: { name: 'Renamed' } }),
+  },
+  {
+    route: 'POST /api/v1/accounts', permission: 'accounts:write', status: 201,
+    prepare: async (world) => ({ method: 'POST', path: `${API}/accounts`, body: {
+      account_number: `7${next()}`, name: 'New account', currency_id: world.books.currency.id, account_type: 'expense',
+      normal_balance: 'debit',
+    } }),
+  },
+  {
+    route: 'PATCH /api/v1/accounts/{id}', permission: 'accounts:write', status: 200,
+    prepare: async (world) => {
+      const account = await createAccount(world.api, {
+        account_number: `8${next()}`, name: 'To rename', currency_id: world.books.currency.id, account_type: 'asset', normal_balance: 'debit',
+      });
+      return { method: 'PATCH', path: `${API}/accounts/${account.id}`, body: { name: 'Renamed', is_active: false } };
+    },
+  },
+  {
+    route: 'POST /api/v1/periods', permission: 'periods:write', status: 201,
+    prepare: async () => {
+      const year = 2100 + next();
+      return { method: 'POST', path: `${API}/periods`, body: { name: `FY${year}`, start_date: `${year}-01-01`, end_date: `${year}-12-31` } };
+    },
+  },
+  {
+    route: 'POST /api/v1/periods/{id}/close', permission: 'periods:close', status: 200,
+    prepare: async (world) => ({ method: 'POST', path: `${API}/periods/${(await freshPeriod(world)).id}/close`, body: undefined }),
+  },
+  {
+    // The preview commits nothing, but it is a close and needs the same key.
+    route: 'POST /api/v1/periods/{id}/close?preview=true', permission: 'periods:close', status: 200,
+    prepare: async (world) => ({ method: 'POST', path: `${API}/periods/${(await freshPeriod(world)).id}/close?preview=true`, body: undefined }),
+  },
+  {
+    route: 'POST /api/v1/journal-entries', permission: 'journals:create', status: 201,
+    prepare: async (world) => ({
+      method: 'POST', path: `${API}/journal-entries`, body: entryBody(world.books.cash.id, world.books.sales.id, String(100 + next())),
+    }),
+  },
+  {
+    route: 'POST /api/v1/journal-entries/{id}/reverse', permission: 'journals:reverse', status: 201,
+    prepare: async (world) => {
+      const entry = await postEntry(world.api, world.books.rent.id, world.books.cash.id, String(100 + next()));
+      return { method: 'POST', path: `${API}/journal-entries/${entry.id}/reverse`, body: {} };
+    },
+  },
+  {
+    route: 'PATCH /api/v1/settings', permission: 'settings:write', status: 200,
+    prepare: async (world) => {
+      const equity = await createAccount(world.api, {
+        account_number: `3${next()}`, name: 'Other equity', currency_id: world.books.currency.id, account_type: 'equity', normal_balance: 'credit',
+      });
+      return { method: 'PATCH', path: `${API}/settings`, body: { retained_earnings_account_id: equity.id } };
+    },
+  },
+  {
+    route: 'POST /api/v1/users', permission: 'users:manage', status: 201,
+    prepare: async () => ({ method: 'POST', path: `${API}/users`, body: {
+      name: uniqueName('Made'), email: uniqueEmail('made'), password: 'long enough', permissions: { 'journals:create': true },
+    } }),
+  },
+  {
+    route: 'POST /api/v1/users/service-accounts', permission: 'users:manage', status: 201,
+    prepare: async () => ({ method: 'POST', path: `${API}/users/service-accounts`, body: {
+      name: uniqueName('Made agent'), permissions: { 'accounts:write': true },
+    } }),
+  },
+  {
+    route: 'PATCH /api/v1/users/{id}', permission: 'users:manage', status: 200,
+    prepare: async (world) => {
+      const target = await newServiceAccount(world.api, { 'journals:create': true });
+      return { method: 'PATCH', path: `${API}/users/${target.id}`, body: { name: 'Renamed', permissions: {}, is_active: false } };
+    },
+  },
+];
+
+interface ReadRoute {
+  route: string;
+  path: (world: World, ids: ReadIds) => string;
+}
+
+interface ReadIds {
+  entryId: string;
+  userId: string;
+}
+
+const READ_ROUTES: ReadRoute[] = [
+  { route: 'GET /api/v1/currencies', path: () => `${API}/currencies` },
+  { route: 'GET /api/v1/currencies/{id}', path: (w) => `${API}/currencies/${w.books.currency.id}` },
+  { route: 'GET /api/v1/accounts', path: () => `${API}/accounts?account_type=asset` },
+  { route: 'GET /api/v1/accounts/{id}', path: (w) => `${API}/accounts/${w.books.cash.id}` },
+  { route: 'GET /api/v1/accounts/{id}/sub-accounts', path: (w) => `${API}/accounts/${w.books.receivables.id}/sub-accounts` },
+  { route: 'GET /api/v1/accounts/{id}/balance', path: (w) => `${API}/accounts/${w.books.cash.id}/balance?period_id=${w.books.period.id}` },
+  { route: 'GET /api/v1/accounts/{id}/transactions', path: (w) => `${API}/accounts/${w.books.cash.id}/transactions?limit=5` },
+  { route: 'GET /api/v1/periods', path: () => `${API}/periods` },
+  { route: 'GET /api/v1/periods/{id}', path: (w) => `${API}/periods/${w.books.period.id}` },
+  { route: 'GET /api/v1/journal-entries', path: (w) => `${API}/journal-entries?account_id=${w.books.cash.id}` },
+  { route: 'GET /api/v1/journal-entries/{id}', path: (_w, ids) => `${API}/journal-entries/${ids.entryId}` },
+  { route: 'GET /api/v1/reports/trial-balance', path: () => `${API}/reports/trial-balance` },
+  { route: 'GET /api/v1/reports/balance-sheet', path: (w) => `${API}/reports/balance-sheet?as_of_date=2026-12-31&currency_id=${w.books.currency.id}` },
+  { route: 'GET /api/v1/reports/income-statement', path: (w) => `${API}/reports/income-statement?period_id=${w.books.period.id}` },
+  { route: 'GET /api/v1/reports/general-ledger', path: (w) => `${API}/reports/general-ledger?account_id=${w.books.cash.id}` },
+  { route: 'GET /api/v1/settings', path: () => `${API}/settings` },
+  { route: 'GET /api/v1/users', path: () => `${API}/users` },
+  { route: 'GET /api/v1/users/{id}', path: (_w, ids) => `${API}/users/${ids.userId}` },
+];
+
+/** Everything a write could change, read as the admin: compared before and after a refused write. */
+async function snapshot(api: ApiFixture) {
+  const lists = ['currencies', 'accounts', 'periods', 'journal-entries', 'users'];
+  const state: Record<string, unknown> = {};
+  for (const list of lists) state[list] = (await walkPages(api, `${API}/${list}`, { limit: 200 })).rows;
+  state.settings = dataOf(await api.request('GET', `${API}/settings`));
+  return state;
+}
+
+type CredentialKind = 'API key' | 'access token';
+
+/** A principal holding exactly `permissions`, as a service account (API key) or a logged-in human. */
+async function principal(api: ApiFixture, kind: CredentialKind, permissions: Partial<Record<PermissionKey, boolean>>) {
+  if (kind === 'API key') {
+    const agent = await newServiceAccount(api, permissions);
+    return { id: agent.id, token: agent.apiKey };
+  }
+  const human = await loggedInHuman(api, permissions);
+  return { id: human.id, token: human.tokens.access_token };
+}
+
+function everyKeyBut(permission: PermissionKey): Partial<Record<PermissionKey, boolean>> {
+  return Object.fromEntries(PERMISSION_KEYS.filter((key) => key !== permission && key !== 'admin').map((key) => [key, true]));
+}
+
+const send = (world: World, request: PreparedRequest, token: string): Promise<ApiResponse> =>
+  world.api.request(request.method, request.path, request.body, { token });
+
+describe('permission matrix', () => {
+  const world = {} as World;
+  let readIds: ReadIds;
+  let openapiRoutes: string[];
+
+  beforeAll(async () => {
+    world.api = guarded(await startApi());
+    world.books = await seedBooks(world.api);
+    dataOf(await world.api.request('PATCH', `${API}/settings`, { retained_earnings_account_id: world.books.equity.id }));
+    const entry = await postEntry(world.api, world.books.cash.id, world.books.sales.id, '5000');
+    readIds = { entryId: entry.id, userId: dataOf(await world.api.request('GET', '/auth/me')).id };
+    const openapi = await world.api.request('GET', `${API}/openapi.json`, undefined, { token: null });
+    openapiRoutes = Object.entries(openapi.body.paths as Record<string, Record<string, unknown>>)
+      .filter(([path]) => path.startsWith(`${API}/`))
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+  });
+  afterAll(async () => { await world.api.close(); });
+
+  it('has a row for every write route and every read route registered under /api/v1', () => {
+    const writeRows = new Set(WRITE_ROUTES.map((row) => row.route.split('?')[0]));
+    const readRows = new Set(READ_ROUTES.map((row) => row.route));
+    expect(openapiRoutes.filter((route) => !route.startsWith('GET ')).sort()).toEqual([...writeRows].sort());
+    expect(openapiRoutes.filter((route) => route.startsWith('GET ')).sort()).toEqual([...readRows].sort());
+  });
+
+  describe.each<CredentialKind>(['API key', 'access token'])('with an %s', (kind) => {
+    it.each(WRITE_ROUTES)('$route: 403 FORBIDDEN without $permission, and nothing changes', async (row) => {
+      const request = await row.prepare(world);
+      // No permission at all, and every permission but this one and admin.
+      const callers = [await principal(world.api, kind, {}), await principal(world.api, kind, everyKeyBut(row.permission))];
+      const before = await snapshot(world.api);
+      for (const caller of callers) expectError(await send(world, request, caller.token), 403, 'FORBIDDEN');
+      expect(await snapshot(world.api)).toEqual(before);
+      // The very same request goes through for a holder of the key: the refusal was the permission.
+      const holder = await principal(world.api, kind, { [row.permission]: true });
+      expect((await send(world, request, holder.token)).status).toBe(row.status);
+    });
+
+    it.each(WRITE_ROUTES)('$route: succeeds ($status) with only $permission', async (row) => {
+      const caller = await principal(world.api, kind, { [row.permission]: true });
+      const response = await send(world, await row.prepare(world), caller.token);
+      expect({ status: response.status, body: response.status === row.status ? 'ok' : response.body })
+        .toEqual({ status: row.status, body: 'ok' });
+    });
+
+    it.each(WRITE_ROUTES)('$route: succeeds ($status) for an admin', async (row) => {
+      const caller = await principal(world.api, kind, { admin: true });
+      const response = await send(world, await row.prepare(world), caller.token);
+      expect({ status: response.status, body: response.status === row.status ? 'ok' : response.body })
+        .toEqual({ status: row.status, body: 'ok' });
+    });
+
+    it.each(READ_ROUTES)('$route: 200 for an active user without any permission', async (row) => {
+      const reader = await principal(world.api, kind, {});
+      const response = await world.api.request('GET', row.path(world, readIds), undefined, { token: reader.token });
+      expect({ status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ status: 200, body: 'ok' });
+      expect(response.body).toHaveProperty('data');
+    });
+
+    it('refuses every route to the same user once deactivated (401)', async () => {
+      const caller = await principal(world.api, kind, { admin: true });
+      dataOf(await world.api.request('PATCH', `${API}/users/${caller.id}`, { is_active: false }));
+      for (const row of READ_ROUTES) {
+        expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: caller.token }), 401, 'UNAUTHORIZED');
+      }
+      for (const row of WRITE_ROUTES) {
+        expectError(await send(world, await row.prepare(world), caller.token), 401, 'UNAUTHORIZED');
+      }
+    });
+  });
+
+  it('answers 401 UNAUTHORIZED on every route without credentials', async () => {
+    for (const row of READ_ROUTES) {
+      expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: null }), 401, 'UNAUTHORIZED');
+    }
+    for (const row of WRITE_ROUTES) {
+      const request = await row.prepare(world);
+      expectError(await world.api.request(request.method, request.path, request.body, { token: null }), 401, 'UNAUTHORIZED');
+    }
+  });
+});
+
+describe('attribution', () => {
+  const world = {} as World;
+  beforeAll(async () => {
+    world.api = guarded(await startApi());
+    world.books = await seedBooks(world.api);
+    dataOf(await world.api.request('PATCH', `${API}/settings`, { retained_earnings_account_id: world.books.equity.id }));
+  });
+  afterAll(async () => { await world.api.close(); });
+
+  it.each<CredentialKind>(['API key', 'access token'])('records the caller of an %s as created_by of an entry and of its reversal', async (kind) => {
+    const poster = await principal(world.api, kind, { 'journals:create': true });
+    const reverser = await principal(world.api, kind, { 'journals:reverse': true });
+    const posted = dataOf(await send(world, {
+      method: 'POST', path: `${API}/journal-entries`, body: entryBody(world.books.cash.id, world.books.sales.id, '700'),
+    }, poster.token), 201);
+    expect(posted.created_by).toBe(poster.id);
+    const reversal = dataOf(await send(world, {
+      method: 'POST', path: `${API}/journal-entries/${posted.id}/reverse`, body: {},
+    }, reverser.token), 201);
+    expect(reversal.created_by).toBe(reverser.id);
+    expect(dataOf(await world.api.request('GET', `${API}/journal-entries/${posted.id}`)).created_by).toBe(poster.id);
+    expect(dataOf(await world.api.request('GET', `${API}/journal-entries/${reversal.id}`)).created_by).toBe(reverser.id);
+  });
+
+  it.each<CredentialKind>(['API key', 'access token'])('records the caller of an %s as closed_by of a period and created_by of its closing entry', async (kind) => {
+    const closer = await principal(world.api, kind, { 'periods:close': true });
+    const year = kind === 'API key' ? 2031 : 2032;
+    const period = dataOf(await world.api.request('POST', `${API}/periods`, {
+      name: `FY${year}`, start_date: `${year}-01-01`, end_date: `${year}-12-31`,
+    }), 201);
+    await postEntry(world.api, world.books.cash.id, world.books.sales.id, '900', `${year}-06-01`);
+    const closed = dataOf(await send(world, { method: 'POST', path: `${API}/periods/${period.id}/close`, body: undefined }, closer.token));
+    expect(closed.period.closed_by).toBe(closer.id);
+    expect(closed.closing_entry.created_by).toBe(closer.id);
+  });
+});
