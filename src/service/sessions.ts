@@ -11,7 +11,8 @@ import { ADMIN_PERMISSIONS, getUser, newHumanUser, unauthorized } from './users.
 /** Compared against when the e-mail is unknown, so that case costs the same as a wrong password. */
 let decoyHash: Promise<string> | undefined;
 
-async function issuePair(ctx: ServiceContext, tx: LedgerTx, userId: string, familyId: string): Promise<{ pair: TokenPairView; tokenId: string }> {
+/** Stores a new refresh token for the user inside `tx`; the access token is signed afterwards. */
+async function storeRefreshToken(ctx: ServiceContext, tx: LedgerTx, userId: string, familyId: string): Promise<{ refreshToken: string; tokenId: string }> {
   const refreshToken = newRefreshToken();
   const tokenId = ctx.runtime.newId();
   const nowMs = ctx.runtime.clock.now().getTime();
@@ -20,8 +21,15 @@ async function issuePair(ctx: ServiceContext, tx: LedgerTx, userId: string, fami
     created_at: new Date(nowMs).toISOString(), expires_at: new Date(nowMs + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
     revoked_at: null, replaced_by: null,
   });
-  const accessToken = await ctx.accessTokens.issue(userId);
-  return { pair: { access_token: accessToken, refresh_token: refreshToken, token_type: 'bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS }, tokenId };
+  return { refreshToken, tokenId };
+}
+
+/** Signing is asynchronous (WebCrypto), so it happens after the write transaction, not inside it. */
+async function tokenPair(ctx: ServiceContext, userId: string, refreshToken: string): Promise<TokenPairView> {
+  return {
+    access_token: await ctx.accessTokens.issue(userId), refresh_token: refreshToken, token_type: 'bearer',
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+  };
 }
 
 function invalidLogin(): LedgerError {
@@ -45,7 +53,8 @@ export async function login(ctx: ServiceContext, input: LoginInput, clientKey: s
     throw invalidLogin();
   }
   ctx.loginThrottle.clear(emailKey);
-  return ctx.store.write(async (tx) => (await issuePair(ctx, tx, user.id, ctx.runtime.newId())).pair);
+  const { refreshToken } = await ctx.store.write((tx) => storeRefreshToken(ctx, tx, user.id, ctx.runtime.newId()));
+  return tokenPair(ctx, user.id, refreshToken);
 }
 
 /**
@@ -65,13 +74,13 @@ export async function refresh(ctx: ServiceContext, input: RefreshInput): Promise
     if (record.expires_at <= now) return { error: invalid() };
     const user = await tx.getUser(record.user_id);
     if (!user || !user.is_active) return { error: unauthorized('The user is inactive') };
-    const { pair, tokenId } = await issuePair(ctx, tx, user.id, record.family_id);
+    const { refreshToken, tokenId } = await storeRefreshToken(ctx, tx, user.id, record.family_id);
     await tx.revokeRefreshToken(record.id, now, tokenId);
-    return { pair };
+    return { userId: user.id, refreshToken };
   });
   // The family revocation must commit, so the rejection is raised outside the transaction.
   if ('error' in outcome) throw outcome.error;
-  return outcome.pair;
+  return tokenPair(ctx, outcome.userId, outcome.refreshToken);
 }
 
 export async function logout(ctx: ServiceContext, input: RefreshInput): Promise<{ revoked: boolean }> {
@@ -98,9 +107,10 @@ export async function setup(ctx: ServiceContext, input: SetupInput): Promise<Tok
   });
   if ((await ctx.store.countUsers()) > 0) throw alreadySetUp();
   const user = await newHumanUser(ctx, input, ADMIN_PERMISSIONS);
-  return ctx.store.write(async (tx) => {
+  const { refreshToken } = await ctx.store.write(async (tx) => {
     if ((await tx.countUsers()) > 0) throw alreadySetUp();
     await tx.insertUser(user);
-    return (await issuePair(ctx, tx, user.id, ctx.runtime.newId())).pair;
+    return storeRefreshToken(ctx, tx, user.id, ctx.runtime.newId());
   });
+  return tokenPair(ctx, user.id, refreshToken);
 }

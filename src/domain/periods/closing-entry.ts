@@ -45,7 +45,7 @@ export function computeClosingEntry(
     .sort((a, b) => (a.account.account_number < b.account.account_number ? -1 : 1));
   for (const { account, total } of closing) {
     const net = total.debit_total - total.credit_total;
-    // mutated
+    if (net === 0n) continue;
     if (account.currency_id !== retainedEarnings.currency_id) {
       throw new LedgerError('CURRENCY_MISMATCH',
         `Account ${account.account_number} is not in the retained earnings account's currency`, {

@@ -167,7 +167,9 @@ export interface LedgerTx extends LedgerReads, LedgerWrites {}
 export interface LedgerStore extends LedgerReads {
   /**
    * Runs `work` in one serialisable write transaction: all of it commits or none of it does.
-   * A rejected `work` rolls back only its own changes.
+   * A rejected `work` rolls back only its own changes. Every other writer waits while `work`
+   * runs, so it should only read and write through `tx`: hash passwords, sign tokens and do any
+   * other slow or asynchronous work before or after.
    */
   write<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T>;
   /** True when the database answers. */
