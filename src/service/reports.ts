@@ -99,7 +99,7 @@ export async function incomeStatement(ctx: ServiceContext, input: IncomeStatemen
     ctx.store.closingTotals(period?.id),
   ]);
   const withoutClosing = new Map<string, Totals>();
-  for (const [accountId, total] of totals) withoutClosing.set(accountId, total);
+  for (const [accountId, total] of totals) withoutClosing.set(accountId, subtractTotals(total, closing.get(accountId)));
   return buildIncomeStatement(await withScaleOf(ctx, inputs, currencyId), withoutClosing,
     { currency_id: currencyId, period_id: period?.id ?? null });
 }
