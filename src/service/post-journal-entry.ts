@@ -27,7 +27,7 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
   const lines = parseLines(input.lines);
   const accounts = await tx.getAccounts(lines.map((line) => line.account_id));
   const period = await tx.findPeriodContaining(entryDate);
-  const valid = validateEntry(entryDate, lines, { accounts, period });
+  const valid = validateEntry(entryDate, lines, { accounts, period, allowInactiveAccounts: meta.entry_type === 'closing' });
   // The currency's all-time debit total bounds every balance and report total in it.
   if ((await tx.currencyDebitTotal(valid.currency_id)) + valid.total > MAX_AMOUNT) {
     throw validationError('Posting this entry would take the currency\'s totals beyond 2^127 - 1', 'lines',

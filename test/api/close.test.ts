@@ -259,6 +259,20 @@ describe('closing a period', () => {
     expect(await report(api, 'income-statement', { period_id: period.id })).toMatchObject({ net_income: '-30000' });
   });
 
+  it('closes a revenue account that was deactivated after it moved in the period', async () => {
+    const { cash, retained } = books;
+    const dormant = await accountOpener(api, books.usd.id)('4950', 'Discontinued Sales', 'revenue', 'credit');
+    const period = await year(2050);
+    await post(api, '2050-02-01', [[cash.id, 'dr', '2500'], [dormant.id, 'cr', '2500']]);
+    dataOf(await api.request('PATCH', `/api/v1/accounts/${dormant.id}`, { is_active: false }));
+    const closed = dataOf(await closeRequest(api, period.id));
+    expect(withoutLineIds(closed.closing_entry)).toEqual([
+      closingLine(dormant, 'dr', '2500', '25.00'),
+      closingLine(retained, 'cr', '2500', '25.00', INCOME),
+    ]);
+    expect(await balanceOf(api, dormant.id)).toMatchObject({ net_balance: '0' });
+  });
+
   it('closes each sub-account of a revenue control account on its own line, and never the control account', async () => {
     const { cash, services, acme, globex, retained } = books;
     const period = await year(2032);

@@ -196,6 +196,12 @@ describe('validateEntry', () => {
     expect(error.field).toBe(field);
   });
 
+  it('lets a closing entry, and only a closing entry, post to an inactive account', () => {
+    const lines = parseLines([debit('dormant', '7'), credit('revenue', '7')]);
+    expect(validateEntry(ENTRY_DATE, lines, context({ allowInactiveAccounts: true })).total).toBe(7n);
+    expect(rejectionOf([debit('dormant', '7'), credit('revenue', '7')], { allowInactiveAccounts: false }).code).toBe('INACTIVE_ACCOUNT');
+  });
+
   it.each<[string, Period | undefined, string]>([
     ['no period contains the date', undefined, `No period contains ${ENTRY_DATE}`],
     ['the period containing the date is closed', closedPeriod, `Period March 2026 containing ${ENTRY_DATE} is closed`],

@@ -51,6 +51,11 @@ export interface EntryContext {
   accounts: ReadonlyMap<string, Account>;
   /** The period whose inclusive bounds contain the entry date, open or closed, if any. */
   period: Period | undefined;
+  /**
+   * A closing entry zeroes every revenue and expense account that moved in the period, including
+   * accounts deactivated since; only it may post to an inactive account.
+   */
+  allowInactiveAccounts?: boolean;
 }
 
 /** Checks the shape of the lines (steps 1-2 without account lookups). */
@@ -96,7 +101,7 @@ export function validateEntry(entryDate: string, lines: readonly ParsedLine[], c
     return account;
   });
   accounts.forEach((account, index) => {
-    if (!account.is_active) {
+    if (!account.is_active && context.allowInactiveAccounts !== true) {
       throw new LedgerError('INACTIVE_ACCOUNT', `Account ${account.account_number} is inactive`, {
         field: `lines[${index}].account_id`, suggestion: 'Reactivate the account or post to an active one',
       });
