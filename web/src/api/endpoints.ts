@@ -1,0 +1,102 @@
+/** One typed function per API endpoint the UI uses. */
+import { request, type QueryValue } from './client.js';
+import type {
+  AccountBalanceView, AccountView, BalanceSheetInput, BalanceSheetView, ClosePeriodResult, CreateAccountInput, CreateCurrencyInput,
+  CreateEntryInput, CreatePeriodInput, CreateServiceAccountInput, CreateUserInput, CurrencyView, EntryListFilter, EntryView,
+  GeneralLedgerInput, GeneralLedgerView, IncomeStatementInput, IncomeStatementView, LoginInput, Page, PeriodView, ReverseInput,
+  ServiceAccountCreatedView, SettingsView, SetupInput, TokenPairView, TrialBalanceInput, TrialBalanceView, UpdateAccountInput,
+  UpdateCurrencyInput, UpdateSettingsInput, UpdateUserInput, UserView,
+} from './types.js';
+
+const API = '/api/v1';
+type Envelope<T> = { data: T };
+type Query = Record<string, QueryValue>;
+
+async function get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
+  return (await request<Envelope<T>>('GET', path, { query, signal })).data;
+}
+async function page<T>(path: string, query?: Query): Promise<Page<T>> {
+  return request<Page<T>>('GET', path, { query });
+}
+async function post<T>(path: string, body?: unknown, query?: Query, idempotencyKey?: string): Promise<T> {
+  const headers = idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined;
+  return (await request<Envelope<T>>('POST', path, { body: body ?? {}, query, headers })).data;
+}
+async function patch<T>(path: string, body: unknown): Promise<T> {
+  return (await request<Envelope<T>>('PATCH', path, { body })).data;
+}
+const id = (value: string) => encodeURIComponent(value);
+
+/** Walks every page of a list endpoint (200 rows a request, the largest page). */
+export async function fetchAll<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const result = await fetchPage(cursor);
+    rows.push(...result.data);
+    if (!result.has_more || result.next_cursor === null) return rows;
+    cursor = result.next_cursor;
+  }
+}
+
+export const auth = {
+  setupStatus: async () => (await request<Envelope<{ needs_setup: boolean }>>('GET', '/auth/setup', { anonymous: true })).data,
+  setup: async (input: SetupInput) => (await request<Envelope<TokenPairView>>('POST', '/auth/setup', { body: input, anonymous: true })).data,
+  login: async (input: LoginInput) => (await request<Envelope<TokenPairView>>('POST', '/auth/login', { body: input, anonymous: true })).data,
+  logout: async (refreshToken: string) =>
+    (await request<Envelope<{ revoked: boolean }>>('POST', '/auth/logout', { body: { refresh_token: refreshToken }, anonymous: true })).data,
+  me: () => get<UserView>('/auth/me'),
+};
+
+export const currencies = {
+  list: (cursor?: string) => page<CurrencyView>(`${API}/currencies`, { limit: 200, cursor }),
+  all: () => fetchAll((cursor) => currencies.list(cursor)),
+  create: (input: CreateCurrencyInput) => post<CurrencyView>(`${API}/currencies`, input),
+  update: (currencyId: string, input: UpdateCurrencyInput) => patch<CurrencyView>(`${API}/currencies/${id(currencyId)}`, input),
+};
+
+export const accounts = {
+  list: (cursor?: string) => page<AccountView>(`${API}/accounts`, { limit: 200, cursor }),
+  all: () => fetchAll((cursor) => accounts.list(cursor)),
+  get: (accountId: string) => get<AccountView>(`${API}/accounts/${id(accountId)}`),
+  create: (input: CreateAccountInput) => post<AccountView>(`${API}/accounts`, input),
+  update: (accountId: string, input: UpdateAccountInput) => patch<AccountView>(`${API}/accounts/${id(accountId)}`, input),
+  balance: (accountId: string, periodId?: string) =>
+    get<AccountBalanceView>(`${API}/accounts/${id(accountId)}/balance`, { period_id: periodId }),
+};
+
+export const journalEntries = {
+  list: (filter: EntryListFilter) => page<EntryView>(`${API}/journal-entries`, { ...filter }),
+  get: (entryId: string) => get<EntryView>(`${API}/journal-entries/${id(entryId)}`),
+  /** `idempotencyKey`: a retry of the same body with the same key returns the first answer instead of posting twice. */
+  create: (input: CreateEntryInput, idempotencyKey?: string) => post<EntryView>(`${API}/journal-entries`, input, undefined, idempotencyKey),
+  reverse: (entryId: string, input: ReverseInput) => post<EntryView>(`${API}/journal-entries/${id(entryId)}/reverse`, input),
+};
+
+export const periods = {
+  list: (cursor?: string) => page<PeriodView>(`${API}/periods`, { limit: 200, cursor }),
+  all: () => fetchAll((cursor) => periods.list(cursor)),
+  create: (input: CreatePeriodInput) => post<PeriodView>(`${API}/periods`, input),
+  close: (periodId: string, preview: boolean) =>
+    post<ClosePeriodResult>(`${API}/periods/${id(periodId)}/close`, undefined, preview ? { preview: true } : undefined),
+};
+
+export const reports = {
+  trialBalance: (input: TrialBalanceInput) => get<TrialBalanceView>(`${API}/reports/trial-balance`, { ...input }),
+  balanceSheet: (input: BalanceSheetInput) => get<BalanceSheetView>(`${API}/reports/balance-sheet`, { ...input }),
+  incomeStatement: (input: IncomeStatementInput) => get<IncomeStatementView>(`${API}/reports/income-statement`, { ...input }),
+  generalLedger: (input: GeneralLedgerInput) => get<GeneralLedgerView>(`${API}/reports/general-ledger`, { ...input }),
+};
+
+export const settings = {
+  get: () => get<SettingsView>(`${API}/settings`),
+  update: (input: UpdateSettingsInput) => patch<SettingsView>(`${API}/settings`, input),
+};
+
+export const users = {
+  list: (cursor?: string) => page<UserView>(`${API}/users`, { limit: 200, cursor }),
+  all: () => fetchAll((cursor) => users.list(cursor)),
+  create: (input: CreateUserInput) => post<UserView>(`${API}/users`, input),
+  createServiceAccount: (input: CreateServiceAccountInput) => post<ServiceAccountCreatedView>(`${API}/users/service-accounts`, input),
+  update: (userId: string, input: UpdateUserInput) => patch<UserView>(`${API}/users/${id(userId)}`, input),
+};

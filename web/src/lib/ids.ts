@@ -1,0 +1,6 @@
+/** Random ids for Idempotency-Key headers (randomUUID needs a secure context; fall back without one). */
+export function randomId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,59 @@
+/**
+ * Reference data most pages need: currencies (for scales and codes), the chart of accounts
+ * (for names), periods and settings. Each is loaded whole once and shared through the cache.
+ */
+import { useMemo } from 'react';
+import { accounts, currencies, periods, settings } from '../api/endpoints.js';
+import type { AccountView, CurrencyView, PeriodView } from '../api/types.js';
+import { todayIso } from './dates.js';
+import { useApi } from './use-api.js';
+
+export const useCurrencies = () => useApi('currencies:all', currencies.all);
+export const useAccounts = () => useApi('accounts:all', accounts.all);
+export const usePeriods = () => useApi('periods:all', periods.all);
+export const useSettings = () => useApi('settings', settings.get);
+
+export function byId<T extends { id: string }>(rows: readonly T[] | undefined): Map<string, T> {
+  return new Map((rows ?? []).map((row) => [row.id, row]));
+}
+
+export function useCurrencyMap(): Map<string, CurrencyView> {
+  const { data } = useCurrencies();
+  return useMemo(() => byId(data), [data]);
+}
+
+export function useAccountMap(): Map<string, AccountView> {
+  const { data } = useAccounts();
+  return useMemo(() => byId(data), [data]);
+}
+
+export function accountLabel(account: Pick<AccountView, 'account_number' | 'name'>): string {
+  return `${account.account_number} · ${account.name}`;
+}
+
+/** Accounts a journal line can post to: active and not a control account. */
+export function isPostingAccount(account: AccountView): boolean {
+  return account.is_active && !account.has_subledger;
+}
+
+export function periodCovering(rows: readonly PeriodView[] | undefined, date: string = todayIso()): PeriodView | undefined {
+  return rows?.find((period) => period.start_date <= date && date <= period.end_date);
+}
+
+/**
+ * The currency reports default to: the retained earnings account's, else the one most accounts
+ * use (the only one, in a single-currency ledger), else the first currency.
+ */
+export function defaultReportCurrency(
+  accountRows: readonly AccountView[] | undefined, currencyRows: readonly CurrencyView[] | undefined, retainedEarningsId: string | null | undefined,
+): string | undefined {
+  const retained = retainedEarningsId ? accountRows?.find((account) => account.id === retainedEarningsId) : undefined;
+  if (retained) return retained.currency_id;
+  const counts = new Map<string, number>();
+  for (const account of accountRows ?? []) counts.set(account.currency_id, (counts.get(account.currency_id) ?? 0) + 1);
+  let best: string | undefined;
+  for (const currency of currencyRows ?? []) {
+    if (best === undefined || (counts.get(currency.id) ?? 0) > (counts.get(best) ?? 0)) best = currency.id;
+  }
+  return best;
+}

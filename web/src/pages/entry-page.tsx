@@ -1,0 +1,149 @@
+/** One journal entry with its lines, its links to a reversal or original, and the reverse action. */
+import { type FormEvent, useState } from 'react';
+import { journalEntries, users } from '../api/endpoints.js';
+import type { EntryView } from '../api/types.js';
+import { useUser } from '../auth/auth.js';
+import { Badge, Button, Card, Dialog, ErrorNotice, InputField, Loading, Money, Notice, PageHeader } from '../components/ui.js';
+import { formatDate, formatTimestamp, todayIso } from '../lib/dates.js';
+import { fieldError, isFieldError } from '../lib/form-errors.js';
+import { displayMinor, groupDigits, sumMinor } from '../lib/money.js';
+import { periodCovering, useCurrencyMap, usePeriods } from '../lib/reference.js';
+import { Link, navigate } from '../lib/router.js';
+import { toast } from '../lib/toast.js';
+import { invalidate, useApi } from '../lib/use-api.js';
+
+export function EntryPage({ params }: { params: Record<string, string> }) {
+  const entryId = params.id ?? '';
+  const { can } = useUser();
+  const entry = useApi(`entry:${entryId}`, () => journalEntries.get(entryId));
+  const currencies = useCurrencyMap();
+  const periods = usePeriods();
+  const people = useApi('users:all', users.all);
+  const [reversing, setReversing] = useState(false);
+
+  if (entry.error) return <><PageHeader title="Journal entry" /><ErrorNotice error={entry.error} /></>;
+  if (!entry.data) return <Loading />;
+  const row: EntryView = entry.data;
+  const currency = currencies.get(row.currency_id);
+  const scale = currency?.asset_scale ?? 0;
+  const period = periods.data?.find((candidate) => candidate.id === row.period_id);
+  const author = people.data?.find((user) => user.id === row.created_by);
+  const debits = sumMinor(row.lines.map((line) => line.debit_amount));
+  const credits = sumMinor(row.lines.map((line) => line.credit_amount));
+  const canReverse = can('journals:reverse') && row.entry_type !== 'reversal' && row.reversed_by_id === null;
+
+  return (
+    <>
+      <nav className="breadcrumbs no-print" aria-label="Breadcrumb"><Link to="/journal">Journal entries</Link></nav>
+      <PageHeader title={row.description}
+        subtitle={<>
+          {formatDate(row.entry_date)}{period ? ` · ${period.name}` : ''}{row.reference ? ` · ref. ${row.reference}` : ''}
+          {' '}<Badge tone={row.entry_type === 'standard' ? 'neutral' : row.entry_type === 'closing' ? 'info' : 'warn'}>{row.entry_type}</Badge>
+        </>}
+        actions={<>
+          <Button onClick={() => window.print()}>Print</Button>
+          {canReverse ? <Button variant="danger" onClick={() => setReversing(true)} data-testid="entry-reverse">Reverse…</Button> : null}
+        </>} />
+
+      {row.reverses_id ? (
+        <Notice tone="info" data-testid="entry-reverses">
+          This entry reverses <Link to={`/journal/${row.reverses_id}`} data-testid="entry-original-link">the original entry</Link>.
+        </Notice>
+      ) : null}
+      {row.reversed_by_id ? (
+        <Notice tone="warning" data-testid="entry-reversed-by">
+          This entry has been reversed by <Link to={`/journal/${row.reversed_by_id}`} data-testid="entry-reversal-link">a reversal entry</Link>.
+        </Notice>
+      ) : null}
+
+      <Card>
+        <div className="table-wrap">
+          <table className="table" data-testid="entry-lines">
+            <thead>
+              <tr>
+                <th scope="col" className="col-number hide-narrow">Number</th>
+                <th scope="col">Account</th>
+                <th scope="col" className="hide-narrow">Line description</th>
+                <th scope="col" className="num">Debit</th>
+                <th scope="col" className="num">Credit</th>
+              </tr>
+            </thead>
+            <tbody>
+              {row.lines.map((line) => (
+                <tr key={line.id} data-testid="entry-line">
+                  <td className="col-number mono hide-narrow"><Link to={`/accounts/${line.account_id}`}>{line.account_number}</Link></td>
+                  <td><span className="show-narrow mono muted">{line.account_number} </span>{line.account_name}</td>
+                  <td className="hide-narrow muted">{line.description ?? ''}</td>
+                  <td className="num">{line.debit_amount !== '0' ? <Money display={groupDigits(line.display_debit)} /> : null}</td>
+                  <td className="num">{line.credit_amount !== '0' ? <Money display={groupDigits(line.display_credit)} /> : null}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr className="row--total">
+                <td className="hide-narrow" />
+                <th scope="row">Total {currency?.code}</th>
+                <td className="hide-narrow" />
+                <td className="num"><Money display={displayMinor(debits, scale)} /></td>
+                <td className="num"><Money display={displayMinor(credits, scale)} /></td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      </Card>
+
+      <Card title="Details">
+        <dl className="details">
+          <div><dt>Entry id</dt><dd className="mono">{row.id}</dd></div>
+          <div><dt>Posted</dt><dd>{formatTimestamp(row.posted_at)}{author ? ` by ${author.name}` : ''}</dd></div>
+          <div><dt>Period</dt><dd>{period ? `${period.name} (${period.status})` : row.period_id}</dd></div>
+          <div><dt>Currency</dt><dd>{currency ? `${currency.code} · ${currency.name}` : row.currency_id}</dd></div>
+          {row.metadata && Object.keys(row.metadata).length > 0 ? (
+            <div className="details__wide"><dt>Metadata</dt><dd><pre className="code">{JSON.stringify(row.metadata, null, 2)}</pre></dd></div>
+          ) : null}
+        </dl>
+      </Card>
+
+      <ReverseDialog open={reversing} entry={row} onClose={() => setReversing(false)} defaultDate={
+        periodCovering(periods.data?.filter((candidate) => candidate.status === 'open'), row.entry_date) ? row.entry_date : todayIso()} />
+    </>
+  );
+}
+
+function ReverseDialog({ open, entry, onClose, defaultDate }: { open: boolean; entry: EntryView; onClose: () => void; defaultDate: string }) {
+  const [date, setDate] = useState(defaultDate);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const reversal = await journalEntries.reverse(entry.id, { entry_date: date });
+      invalidate();
+      toast('Reversal posted');
+      onClose();
+      navigate(`/journal/${reversal.id}`);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} title="Reverse this entry" onClose={onClose} data-testid="reverse-dialog">
+      <form className="form" onSubmit={(event) => void submit(event)}>
+        <p>A new entry with every debit and credit swapped will be posted. The original stays as it is.</p>
+        <InputField label="Reversal date" type="date" required value={date} onChange={(event) => setDate(event.target.value)}
+          hint="Must fall in an open period." error={fieldError(error, 'entry_date')} data-testid="reverse-date" />
+        {error && !isFieldError(error, ['entry_date']) ? <ErrorNotice error={error} /> : null}
+        <div className="form-actions">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="danger" busy={busy} data-testid="reverse-confirm">Post reversal</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,114 @@
+/** Balance sheet as of a date (inclusive) or through the end of a period, in one currency. */
+import { reports } from '../../api/endpoints.js';
+import type { BalanceSheetSectionView, BalanceSheetView } from '../../api/types.js';
+import { CurrencySelect, PeriodSelect } from '../../components/pickers.js';
+import { Badge, EmptyState, ErrorNotice, InputField, Loading, Money } from '../../components/ui.js';
+import { downloadCsv } from '../../lib/csv.js';
+import { formatDate, todayIso } from '../../lib/dates.js';
+import { groupDigits } from '../../lib/money.js';
+import { accountLabel, useAccountMap, usePeriods } from '../../lib/reference.js';
+import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
+import { useApi } from '../../lib/use-api.js';
+import { ReportFrame, reportFileName } from './report-frame.js';
+import { withGroupHeaders } from './group-rows.js';
+import { useReportCurrency } from './use-report-currency.js';
+
+export function BalanceSheetPage() {
+  const search = useSearchParams();
+  const periodId = search.get('period') ?? '';
+  const asOf = periodId ? '' : search.get('as_of') ?? todayIso();
+  const { currencyId, currency, currencies } = useReportCurrency(search.get('currency') ?? '');
+  const periods = usePeriods();
+  const report = useApi(currencyId ? `balance-sheet:${periodId}:${asOf}:${currencyId}` : null, () => reports.balanceSheet({
+    currency_id: currencyId!, ...(periodId ? { period_id: periodId } : { as_of_date: asOf }),
+  }));
+  const period = periods.data?.find((row) => row.id === periodId);
+  const scope = `${period ? `Through the end of ${period.name} (${formatDate(period.end_date)})` : `As of ${formatDate(asOf)}`} · ${currency?.code ?? ''}`;
+  const update = (changes: Record<string, string>) => setSearchParams({ period: periodId, as_of: periodId ? '' : asOf, currency: search.get('currency') ?? '', ...changes });
+
+  const exportCsv = (data: BalanceSheetView) => {
+    const section = (name: string, part: BalanceSheetSectionView) => [
+      ...part.accounts.map((row) => [name, row.account_number ?? '', row.account_name, row.display_balance]),
+      [name, '', `Total ${name}`, part.display_total],
+    ];
+    downloadCsv(reportFileName('balance-sheet', [period?.name ?? asOf, currency?.code]), ['section', 'account_number', 'account_name', 'balance'], [
+      ...section('assets', data.assets), ...section('liabilities', data.liabilities), ...section('equity', data.equity),
+      ['', '', 'Total liabilities and equity', data.display_total_liabilities_and_equity],
+    ]);
+  };
+
+  return (
+    <ReportFrame title="Balance sheet" scope={scope} testId="report-balance-sheet" onCsv={report.data ? () => exportCsv(report.data!) : undefined}
+      parameters={<>
+        <InputField label="As of" type="date" value={asOf} onChange={(event) => update({ as_of: event.target.value, period: '' })}
+          disabled={Boolean(periodId)} data-testid="report-as-of" />
+        <PeriodSelect label="Or through period" periods={periods.data} value={periodId} emptyLabel="—"
+          onChange={(value) => update({ period: value, as_of: value ? '' : todayIso() })} data-testid="report-period" />
+        <CurrencySelect label="Currency" currencies={currencies} value={currencyId ?? ''} onChange={(value) => update({ currency: value })}
+          data-testid="report-currency" />
+      </>}>
+      {report.error ? <ErrorNotice error={report.error} onRetry={report.reload} /> : null}
+      {(report.loading && !report.data) || (!currencyId && currencies === undefined) ? <Loading /> : null}
+      {currencies?.length === 0 ? <EmptyState title="No currencies yet" /> : null}
+      {report.data ? (
+        <>
+          <p className="report__status">
+            {report.data.is_balanced ? <Badge tone="good">Assets = liabilities + equity</Badge> : <Badge tone="bad">Does not balance</Badge>}
+          </p>
+          <div className="report-columns">
+            <div>
+              <StatementSection title="Assets" section={report.data.assets} testId="balance-sheet-assets" />
+            </div>
+            <div>
+              <StatementSection title="Liabilities" section={report.data.liabilities} testId="balance-sheet-liabilities" />
+              <StatementSection title="Equity" section={report.data.equity} testId="balance-sheet-equity" />
+              <table className="table statement statement--grand">
+                <tbody>
+                  <tr className="row--grand">
+                    <th scope="row">Total liabilities and equity</th>
+                    <td className="num"><Money value={report.data.total_liabilities_and_equity} display={groupDigits(report.data.display_total_liabilities_and_equity)} /></td>
+                  </tr>
+                </tbody>
+              </table>
+            </div>
+          </div>
+        </>
+      ) : null}
+    </ReportFrame>
+  );
+}
+
+export function StatementSection({ title, section, testId }: { title: string; section: BalanceSheetSectionView; testId: string }) {
+  const accounts = useAccountMap();
+  return (
+    <section className="card card--flush report__section" data-testid={testId}>
+      <table className="table statement">
+        <caption className="table__caption">{title}</caption>
+        <tbody>
+          {section.accounts.length === 0 ? <tr><td className="muted" colSpan={2}>None</td></tr> : null}
+          {withGroupHeaders(section.accounts, accounts).map((item) => (item.kind === 'group' ? (
+            <tr key={item.key} className="row--group">
+              <td colSpan={2}>{item.parent ? <Link to={`/accounts/${item.parentId}`}>{accountLabel(item.parent)}</Link> : 'Control account'}</td>
+            </tr>
+          ) : (
+            <tr key={item.key} className={item.row.parent_id ? 'row--child' : ''}>
+              <td>
+                <span className={item.row.parent_id ? 'indent' : ''}>
+                  {item.row.account_number ? <span className="mono muted">{item.row.account_number} </span> : null}
+                  {item.row.account_id ? <Link to={`/accounts/${item.row.account_id}`}>{item.row.account_name}</Link> : <em>{item.row.account_name}</em>}
+                </span>
+              </td>
+              <td className="num"><Money value={item.row.balance} display={groupDigits(item.row.display_balance)} /></td>
+            </tr>
+          )))}
+        </tbody>
+        <tfoot>
+          <tr className="row--total">
+            <th scope="row">Total {title.toLowerCase()}</th>
+            <td className="num"><Money value={section.total} display={groupDigits(section.display_total)} /></td>
+          </tr>
+        </tfoot>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+/** The frame every report shares: title, parameter bar, CSV and print buttons, a print heading. */
+import type { ReactNode } from 'react';
+import { Button, PageHeader } from '../../components/ui.js';
+import { formatTimestamp } from '../../lib/dates.js';
+
+interface ReportFrameProps {
+  title: string;
+  /** One line saying what the report covers ("All time · USD"), printed at the top too. */
+  scope: string;
+  parameters: ReactNode;
+  onCsv?: (() => void) | undefined;
+  csvBusy?: boolean;
+  children: ReactNode;
+  testId: string;
+}
+
+export function ReportFrame({ title, scope, parameters, onCsv, csvBusy, children, testId }: ReportFrameProps) {
+  return (
+    <div className="report" data-testid={testId}>
+      <PageHeader title={title} subtitle={scope}
+        actions={<>
+          {onCsv ? <Button onClick={onCsv} busy={csvBusy} data-testid="report-export-csv">Export CSV</Button> : null}
+          <Button onClick={() => window.print()} data-testid="report-print">Print</Button>
+        </>} />
+      <div className="filters no-print" aria-label="Report parameters" role="group">{parameters}</div>
+      {children}
+      <p className="print-only report__printed">Printed {formatTimestamp(new Date().toISOString())}</p>
+    </div>
+  );
+}
+
+export function reportFileName(report: string, parts: (string | undefined)[]): string {
+  return `${[report, ...parts.filter(Boolean)].join('-').replace(/[^A-Za-z0-9._-]+/g, '_')}.csv`;
+}

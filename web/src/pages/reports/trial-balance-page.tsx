@@ -1,0 +1,102 @@
+/** Trial balance: all time or one period, all currencies or one. */
+import { reports } from '../../api/endpoints.js';
+import type { TrialBalanceView } from '../../api/types.js';
+import { CurrencySelect, PeriodSelect, TYPE_LABELS } from '../../components/pickers.js';
+import { Badge, EmptyState, ErrorNotice, Loading, Money } from '../../components/ui.js';
+import { downloadCsv } from '../../lib/csv.js';
+import { groupDigits } from '../../lib/money.js';
+import { useCurrencies, useCurrencyMap, usePeriods } from '../../lib/reference.js';
+import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
+import { useApi } from '../../lib/use-api.js';
+import { ReportFrame, reportFileName } from './report-frame.js';
+
+export function TrialBalancePage() {
+  const search = useSearchParams();
+  const periodId = search.get('period') ?? '';
+  const currencyId = search.get('currency') ?? '';
+  const periods = usePeriods();
+  const currencies = useCurrencies();
+  const currencyMap = useCurrencyMap();
+  const report = useApi(`trial-balance:${periodId}:${currencyId}`, () => reports.trialBalance({
+    ...(periodId ? { period_id: periodId } : {}), ...(currencyId ? { currency_id: currencyId } : {}),
+  }));
+  const period = periods.data?.find((row) => row.id === periodId);
+  const currency = currencyMap.get(currencyId);
+  const scope = `${period ? period.name : 'All time'} · ${currency ? currency.code : 'all currencies'}`;
+
+  const exportCsv = (data: TrialBalanceView) => downloadCsv(reportFileName('trial-balance', [period?.name, currency?.code]),
+    ['currency', 'account_number', 'account_name', 'account_type', 'debit_total', 'credit_total', 'net_balance'],
+    [
+      ...data.rows.map((row) => [currencyMap.get(row.currency_id)?.code ?? row.currency_id, row.account_number, row.account_name, row.account_type,
+        row.display_debit_total, row.display_credit_total, row.display_net_balance]),
+      ...data.totals.map((total) => [currencyMap.get(total.currency_id)?.code ?? total.currency_id, '', 'Total', '',
+        total.display_debit_total, total.display_credit_total, '']),
+    ]);
+
+  return (
+    <ReportFrame title="Trial balance" scope={scope} testId="report-trial-balance"
+      onCsv={report.data ? () => exportCsv(report.data!) : undefined}
+      parameters={<>
+        <PeriodSelect label="Period" periods={periods.data} value={periodId} onChange={(value) => setSearchParams({ period: value, currency: currencyId })}
+          data-testid="report-period" />
+        <CurrencySelect label="Currency" currencies={currencies.data} value={currencyId} emptyLabel="All currencies"
+          onChange={(value) => setSearchParams({ period: periodId, currency: value })} data-testid="report-currency" />
+      </>}>
+      {report.error ? <ErrorNotice error={report.error} onRetry={report.reload} /> : null}
+      {report.loading && !report.data ? <Loading /> : null}
+      {report.data && report.data.rows.length === 0 ? <EmptyState title="No activity in this range" /> : null}
+      {report.data && report.data.rows.length > 0 ? (
+        <>
+          <p className="report__status">
+            {report.data.is_balanced ? <Badge tone="good">Balanced</Badge> : <Badge tone="bad">Not balanced</Badge>}
+          </p>
+          {report.data.totals.map((total) => {
+            const code = currencyMap.get(total.currency_id)?.code ?? total.currency_id;
+            const rows = report.data!.rows.filter((row) => row.currency_id === total.currency_id);
+            return (
+              <section key={total.currency_id} className="card card--flush report__section">
+                <div className="table-wrap">
+                  <table className="table table--fixed" data-testid="trial-balance-table">
+                    <caption className="table__caption">{code}{!total.is_balanced ? ' · debits and credits differ' : ''}</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col" className="col-number hide-narrow">Number</th>
+                        <th scope="col">Account</th>
+                        <th scope="col" className="hide-narrow col-type">Type</th>
+                        <th scope="col" className="num col-amount">Debits</th>
+                        <th scope="col" className="num col-amount">Credits</th>
+                        <th scope="col" className="num col-amount">Balance</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {rows.map((row) => (
+                          <tr key={row.account_id} data-testid="trial-balance-row">
+                            <td className="col-number hide-narrow mono">{row.account_number}</td>
+                            <td><span className="show-narrow mono muted">{row.account_number} </span><Link to={`/accounts/${row.account_id}`}>{row.account_name}</Link></td>
+                            <td className="hide-narrow muted">{TYPE_LABELS[row.account_type as keyof typeof TYPE_LABELS] ?? row.account_type}</td>
+                            <td className="num"><Money display={groupDigits(row.display_debit_total)} /></td>
+                            <td className="num"><Money display={groupDigits(row.display_credit_total)} /></td>
+                            <td className="num"><Money value={row.net_balance} display={groupDigits(row.display_net_balance)} /></td>
+                          </tr>
+                      ))}
+                    </tbody>
+                    <tfoot>
+                      <tr className="row--total">
+                        <th scope="row" className="hide-narrow" />
+                        <th scope="row">Total {code}</th>
+                        <td className="hide-narrow" />
+                        <td className="num" data-testid="trial-balance-total-debit"><Money display={groupDigits(total.display_debit_total)} /></td>
+                        <td className="num" data-testid="trial-balance-total-credit"><Money display={groupDigits(total.display_credit_total)} /></td>
+                        <td className="num" />
+                      </tr>
+                    </tfoot>
+                  </table>
+                </div>
+              </section>
+            );
+          })}
+        </>
+      ) : null}
+    </ReportFrame>
+  );
+}
