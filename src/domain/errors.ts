@@ -58,8 +58,13 @@ export function validationError(message: string, field?: string, suggestion?: st
 export function notFound(resource: string, id: string, field?: string): LedgerError {
   return new LedgerError('NOT_FOUND', `${resource} ${id} does not exist`, {
     field,
-    suggestion: `List ${resource.toLowerCase()}s to find a valid id`,
+    suggestion: `List ${plural(resource.toLowerCase())} to find a valid id`,
   });
+}
+
+/** "account" → "accounts", "journal entry" → "journal entries", "currency" → "currencies". */
+function plural(noun: string): string {
+  return noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : `${noun}s`;
 }
 
 export function isLedgerError(value: unknown): value is LedgerError {

@@ -56,6 +56,9 @@ export const EntryListQuery = Type.Object({
   start_date: Type.Optional(DateString),
   end_date: Type.Optional(DateString),
   account_id: Type.Optional(Id),
+  sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+    description: 'asc (default): oldest entry date first; desc: newest first',
+  })),
   ...PageQuery,
 }, { additionalProperties: false });
 export type EntryListFilter = Static<typeof EntryListQuery>;

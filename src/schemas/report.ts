@@ -56,6 +56,8 @@ export const BalanceSheet = Type.Object({
 
 export const IncomeStatementQuery = Type.Object({
   period_id: Type.Optional(Id),
+  start_date: Type.Optional(DateString),
+  end_date: Type.Optional(DateString),
   currency_id: Type.Optional(Id),
 }, { additionalProperties: false });
 export type IncomeStatementInput = Static<typeof IncomeStatementQuery>;
@@ -68,6 +70,8 @@ const IncomeRow = Type.Object({
 export const IncomeStatement = Type.Object({
   currency_id: Id,
   period_id: Nullable(Id),
+  start_date: Nullable(DateString),
+  end_date: Nullable(DateString),
   revenue: Type.Array(IncomeRow),
   expenses: Type.Array(IncomeRow),
   total_revenue: Amount,

@@ -1,5 +1,5 @@
 import { fiatCurrency } from '../domain/currencies/iso4217.js';
-import { notFound } from '../domain/errors.js';
+import { LedgerError, notFound } from '../domain/errors.js';
 import type { Currency } from '../domain/types.js';
 import type { CreateCurrencyInput, CurrencyView, UpdateCurrencyInput } from '../schemas/currency.js';
 import { type Actor, requirePermission } from './actor.js';
@@ -44,5 +44,17 @@ export async function updateCurrency(ctx: ServiceContext, actor: Actor, id: stri
 
 /** Creates a fiat currency from its ISO 4217 code (name, symbol and decimals from CLDR). */
 export async function createFiatCurrency(ctx: ServiceContext, actor: Actor, code: string): Promise<CurrencyView> {
-  return createCurrency(ctx, actor, fiatCurrency(code));
+  const fiat = fiatCurrency(code);
+  try {
+    return await createCurrency(ctx, actor, fiat);
+  } catch (error) {
+    // The caller gave only the code, and a fiat currency's CAIP-19 id follows from it, so a clash on
+    // either column means this currency exists already: say so in terms of the code.
+    if (error instanceof LedgerError && error.code === 'DUPLICATE') {
+      throw new LedgerError('DUPLICATE', `The currency ${fiat.code} (${fiat.caip19_id}) exists already`, {
+        field: 'code', suggestion: 'List currencies to find its id',
+      });
+    }
+    throw error;
+  }
 }

@@ -12,7 +12,7 @@ export async function getJournalEntry(ctx: ServiceContext, id: string): Promise<
   return entryView(entry, await ctx.scaleOf(entry.currency_id));
 }
 
-/** Ordered by entry_date, then posting order. */
+/** Ordered by entry_date, then posting order; `sort=desc` newest first. */
 export async function listJournalEntries(ctx: ServiceContext, filter: EntryListFilter): Promise<Page<EntryView>> {
   if (filter.start_date !== undefined) parseDate(filter.start_date, 'start_date');
   if (filter.end_date !== undefined) parseDate(filter.end_date, 'end_date');
@@ -25,10 +25,12 @@ export async function listJournalEntries(ctx: ServiceContext, filter: EntryListF
     if (!account) throw notFound('Account', filter.account_id, 'account_id');
     lines = lineScopeOf(account);
   }
-  const page = await ctx.store.listEntries({ ...filter, lines }, ctx.pageRequest('journal-entries', filter));
+  const sort = filter.sort ?? 'asc';
+  const list = `journal-entries:${sort}`;
+  const page = await ctx.store.listEntries({ ...filter, lines }, sort, ctx.pageRequest(list, filter));
   const scales = new Map<string, number>();
   for (const entry of page.items) {
     if (!scales.has(entry.currency_id)) scales.set(entry.currency_id, await ctx.scaleOf(entry.currency_id));
   }
-  return ctx.toPage('journal-entries', page, (entry) => entryView(entry, scales.get(entry.currency_id)!));
+  return ctx.toPage(list, page, (entry) => entryView(entry, scales.get(entry.currency_id)!));
 }

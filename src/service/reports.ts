@@ -90,26 +90,41 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
     { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
 }
 
+/**
+ * Revenue and expenses of a period, of a date range (inclusive), or of all time, without closing
+ * entries. A range is the difference of two "balance before" snapshots, so it needs no line scan.
+ */
 export async function incomeStatement(ctx: ServiceContext, input: IncomeStatementInput): Promise<IncomeStatement> {
-  const period = await periodOf(ctx, input.period_id);
+  const range = await reportRange(ctx, input);
   const inputs = await reportInputs(ctx);
   const currencyId = await reportCurrency(ctx, inputs, input.currency_id);
-  const [totals, closing] = await Promise.all([
-    ctx.store.accountTotals({ period_id: period?.id }),
-    ctx.store.closingTotals(period?.id),
-  ]);
+  let totals: ReadonlyMap<string, Totals>;
+  if (range.period !== undefined || (range.start_date === undefined && range.end_date === undefined)) {
+    totals = await ctx.store.accountTotals({ period_id: range.period?.id });
+  } else {
+    const [through, before] = await Promise.all([
+      ctx.store.accountTotals(range.end_date === undefined ? {} : { before_date: nextDay(range.end_date) }),
+      range.start_date === undefined ? new Map<string, Totals>() : ctx.store.accountTotals({ before_date: range.start_date }),
+    ]);
+    totals = new Map([...through].map(([accountId, total]) => [accountId, subtractTotals(total, before.get(accountId))]));
+  }
+  const closing = await ctx.store.closingTotals(range.period !== undefined
+    ? { period_id: range.period.id } : { range: { start_date: range.start_date, end_date: range.end_date } });
   const withoutClosing = new Map<string, Totals>();
   for (const [accountId, total] of totals) withoutClosing.set(accountId, subtractTotals(total, closing.get(accountId)));
-  return buildIncomeStatement(await withScaleOf(ctx, inputs, currencyId), withoutClosing,
-    { currency_id: currencyId, period_id: period?.id ?? null });
+  return buildIncomeStatement(await withScaleOf(ctx, inputs, currencyId), withoutClosing, {
+    currency_id: currencyId, period_id: range.period?.id ?? null,
+    start_date: range.period?.start_date ?? range.start_date ?? null, end_date: range.period?.end_date ?? range.end_date ?? null,
+  });
 }
 
-async function generalLedgerRange(ctx: ServiceContext, input: GeneralLedgerInput): Promise<DateRange> {
+/** A period, or inclusive start/end dates (either may be open), never both. */
+async function reportRange(ctx: ServiceContext, input: { period_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined }): Promise<DateRange & { period?: Period | undefined }> {
   if (input.period_id !== undefined && (input.start_date !== undefined || input.end_date !== undefined)) {
     throw validationError('Give either period_id or start_date/end_date, not both', 'period_id');
   }
   const period = await periodOf(ctx, input.period_id);
-  if (period) return { start_date: period.start_date, end_date: period.end_date };
+  if (period) return { period, start_date: period.start_date, end_date: period.end_date };
   const start = input.start_date === undefined ? undefined : parseDate(input.start_date, 'start_date');
   const end = input.end_date === undefined ? undefined : parseDate(input.end_date, 'end_date');
   if (start !== undefined && end !== undefined && start > end) {
@@ -129,7 +144,7 @@ export async function generalLedger(ctx: ServiceContext, input: GeneralLedgerInp
   }
   const account = await ctx.store.getAccount(input.account_id);
   if (!account) throw notFound('Account', input.account_id, 'account_id');
-  const range = await generalLedgerRange(ctx, input);
+  const { period: _period, ...range } = await reportRange(ctx, input);
   const sort = input.sort ?? 'asc';
   const list = `general-ledger:${account.id}:${range.start_date ?? ''}:${range.end_date ?? ''}:${sort}`;
   const request = ctx.pageRequest(list, input);

@@ -356,6 +356,16 @@ describe('journal entries', () => {
       expect(first).toEqual(dataOf(await ledger.request('GET', `${ENTRIES}/${posted.jan!.id}`)));
     });
 
+    it('lists newest first with sort=desc, walking every page, and keeps cursors of the two orders apart', async () => {
+      const newestFirst = (await walkPages(ledger, `${ENTRIES}?sort=desc`, { limit: 2 })).rows
+        .map((entry: { description: string }) => entry.description);
+      expect(newestFirst).toEqual(['jun', 'may', 'apr', 'mar-b', 'mar-a', 'jan']);
+      expect(await descriptions(`?sort=desc&period_id=${q1.id}`)).toEqual(['mar-b', 'mar-a', 'jan']);
+      const ascending = await ledger.request('GET', `${ENTRIES}?limit=1`);
+      const mixed = await ledger.request('GET', `${ENTRIES}?sort=desc&limit=1&cursor=${ascending.body.next_cursor}`);
+      expectError(mixed, 400, 'VALIDATION_ERROR', 'cursor');
+    });
+
     it('filters by period_id', async () => {
       expect(await descriptions(`?period_id=${q1.id}`)).toEqual(['jan', 'mar-a', 'mar-b']);
       expect(await descriptions(`?period_id=${q2.id}`)).toEqual(['apr', 'may', 'jun']);

@@ -327,6 +327,27 @@ describe('summary reports', () => {
       expect(statement).toMatchObject({ total_revenue: '260000', total_expenses: '225000', net_income: '35000' });
     });
 
+    it('covers a date range across the close, closing entry excluded', async () => {
+      // 2026-03-01 .. 2026-08-01: rent 800.00 (Mar) + wages 600.00 - 600.00 + 650.00 + returns 100.00 (Jun 30, in the
+      // closed H1) + sales 700.00 and rent 800.00 (Aug 1); the H1 closing entry dated 2026-06-30 is left out.
+      const statement = await report(api, 'income-statement', { start_date: '2026-03-01', end_date: '2026-08-01' });
+      expect(statement).toMatchObject({ period_id: null, start_date: '2026-03-01', end_date: '2026-08-01' });
+      expect(incomeRows(statement.revenue)).toEqual([['4000', '70000'], ['4900', '-10000']]);
+      expect(incomeRows(statement.expenses)).toEqual([['6000', '160000'], ['6100', '65000']]);
+      expect(statement).toMatchObject({ total_revenue: '60000', total_expenses: '225000', net_income: '-165000' });
+    });
+
+    it('equals the period statement for the period\'s own dates, and refuses dates with period_id', async () => {
+      const byDates = await report(api, 'income-statement', { start_date: '2026-01-01', end_date: '2026-06-30' });
+      const byPeriod = await report(api, 'income-statement', { period_id: h1.id });
+      expect({ ...byDates, period_id: h1.id }).toEqual(byPeriod);
+      const both = await api.request('GET', `/api/v1/reports/income-statement?period_id=${h1.id}&start_date=2026-01-01`);
+      expect(both.status).toBe(400);
+      expect(both.body.code).toBe('VALIDATION_ERROR');
+      const reversed = await api.request('GET', '/api/v1/reports/income-statement?start_date=2026-05-01&end_date=2026-04-01');
+      expect(reversed.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'end_date' });
+    });
+
     it('shows each row with its account and display amount', async () => {
       const statement = await report(api, 'income-statement', { period_id: h1.id });
       expect(statement.revenue[1]).toEqual({
@@ -365,7 +386,7 @@ describe('summary reports', () => {
 
     it('gets an income statement of zeros formatted at its own scale', async () => {
       expect(await report(api, 'income-statement', { currency_id: chf.id, period_id: h2.id })).toEqual({
-        currency_id: chf.id, period_id: h2.id, revenue: [], expenses: [],
+        currency_id: chf.id, period_id: h2.id, start_date: '2026-07-01', end_date: '2026-12-31', revenue: [], expenses: [],
         total_revenue: '0', display_total_revenue: '0.000', total_expenses: '0', display_total_expenses: '0.000',
         net_income: '0', display_net_income: '0.000',
       });

@@ -34,7 +34,7 @@ const INPUTS: ReportInputs = {
   accounts: new Map(CHART.map((a) => [a.id, a])),
   scales: new Map([['usd', 2], ['eth', 18]]),
 };
-const USD = { currency_id: 'usd', period_id: 'p-q1' };
+const USD = { currency_id: 'usd', period_id: 'p-q1', start_date: '2026-01-01', end_date: '2026-03-31' };
 
 function totals(rows: Record<string, [bigint, bigint]>): Map<string, Totals> {
   return new Map(Object.entries(rows).map(([id, [debit, credit]]) =>
@@ -57,7 +57,7 @@ describe('buildIncomeStatement', () => {
       rebates: [0n, 3000n], // contra expense: 0 - 30.00 = -30.00
     }), USD);
     expect(statement).toEqual({
-      currency_id: 'usd', period_id: 'p-q1',
+      currency_id: 'usd', period_id: 'p-q1', start_date: '2026-01-01', end_date: '2026-03-31',
       revenue: [
         row('sales', '4000', null, '240000', '2400.00'),
         row('services-acme', '4100-01', 'services', '40000', '400.00'),
@@ -98,9 +98,9 @@ describe('buildIncomeStatement', () => {
     // net = 2999999999999999999 - 7 = 2999999999999999992 wei.
     const statement = buildIncomeStatement(INPUTS, totals({
       sales: [0n, 100n], fees: [1n, 3_000000000000000000n], gas: [7n, 0n],
-    }), { currency_id: 'eth', period_id: null });
+    }), { currency_id: 'eth', period_id: null, start_date: null, end_date: null });
     expect(statement).toEqual({
-      currency_id: 'eth', period_id: null,
+      currency_id: 'eth', period_id: null, start_date: null, end_date: null,
       revenue: [row('fees', '4000-E', null, '2999999999999999999', '2.999999999999999999')],
       expenses: [row('gas', '6000-E', null, '7', '0.000000000000000007')],
       total_revenue: '2999999999999999999', display_total_revenue: '2.999999999999999999',
@@ -111,7 +111,7 @@ describe('buildIncomeStatement', () => {
 
   it('is all zeros for a period without activity', () => {
     expect(buildIncomeStatement(INPUTS, new Map(), USD)).toEqual({
-      currency_id: 'usd', period_id: 'p-q1', revenue: [], expenses: [],
+      currency_id: 'usd', period_id: 'p-q1', start_date: '2026-01-01', end_date: '2026-03-31', revenue: [], expenses: [],
       total_revenue: '0', display_total_revenue: '0.00', total_expenses: '0', display_total_expenses: '0.00',
       net_income: '0', display_net_income: '0.00',
     });

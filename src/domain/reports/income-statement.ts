@@ -18,6 +18,8 @@ export interface IncomeStatementRow {
 export interface IncomeStatement {
   currency_id: string;
   period_id: string | null;
+  start_date: string | null;
+  end_date: string | null;
   revenue: IncomeStatementRow[];
   expenses: IncomeStatementRow[];
   total_revenue: string;
@@ -31,7 +33,7 @@ export interface IncomeStatement {
 export function buildIncomeStatement(
   inputs: ReportInputs,
   totalsWithoutClosing: ReadonlyMap<string, Totals>,
-  scope: { currency_id: string; period_id: string | null },
+  scope: { currency_id: string; period_id: string | null; start_date: string | null; end_date: string | null },
 ): IncomeStatement {
   const scale = inputs.scales.get(scope.currency_id)!;
   const accounts = [...inputs.accounts.values()]

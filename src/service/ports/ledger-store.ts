@@ -99,8 +99,8 @@ export interface LedgerReads {
   allAccounts(): Promise<Account[]>;
   /** Gross debit and credit totals per account with activity, from maintained totals (no line scan). */
   accountTotals(query: TotalsQuery): Promise<Map<string, Totals>>;
-  /** Gross totals per account of closing entries only, all time or of one period's close. */
-  closingTotals(periodId?: string): Promise<Map<string, Totals>>;
+  /** Gross totals per account of closing entries only: all time, one period's, or those dated in a range. */
+  closingTotals(scope: { period_id?: string | undefined; range?: DateRange | undefined }): Promise<Map<string, Totals>>;
   /** Lines in date order (then posting order), within the range, keyset-paged on [entry_date, seq]. */
   listAccountLines(scope: LineScope, range: DateRange, order: SortOrder, page: PageRequest): Promise<StorePage<AccountLine>>;
 
@@ -111,7 +111,8 @@ export interface LedgerReads {
   listPeriods(page: PageRequest): Promise<StorePage<Period>>;
 
   getEntry(id: string): Promise<JournalEntryView | undefined>;
-  listEntries(filter: EntryFilter, page: PageRequest): Promise<StorePage<JournalEntryView>>;
+  /** Entries by entry_date then posting order (or the reverse), keyset-paged on [entry_date, seq]. */
+  listEntries(filter: EntryFilter, order: SortOrder, page: PageRequest): Promise<StorePage<JournalEntryView>>;
   /** Sum of all debits ever posted in the currency (bounds every report total). */
   currencyDebitTotal(currencyId: string): Promise<bigint>;
 

@@ -216,11 +216,14 @@ class SqliteReads extends Statements implements LedgerReads {
     return sumByAccount(rows);
   }
 
-  async closingTotals(periodId?: string): Promise<Map<string, Totals>> {
+  async closingTotals(scope: { period_id?: string | undefined; range?: DateRange | undefined }): Promise<Map<string, Totals>> {
+    const where = ["e.entry_type = 'closing'"];
+    const params: Param[] = [];
+    if (scope.period_id !== undefined) { where.push('e.period_id = ?'); params.push(scope.period_id); }
+    if (scope.range?.start_date !== undefined) { where.push('e.entry_date >= ?'); params.push(scope.range.start_date); }
+    if (scope.range?.end_date !== undefined) { where.push('e.entry_date <= ?'); params.push(scope.range.end_date); }
     const rows = this._all<TotalsRow>(`SELECT l.account_id, l.debit_amount AS debit_total, l.credit_amount AS credit_total
-      FROM journal_entries e JOIN journal_lines l ON l.entry_seq = e.seq
-      WHERE e.entry_type = 'closing'${periodId === undefined ? '' : ' AND e.period_id = ?'}`,
-    ...(periodId === undefined ? [] : [periodId]));
+      FROM journal_entries e JOIN journal_lines l ON l.entry_seq = e.seq WHERE ${where.join(' AND ')}`, ...params);
     return sumByAccount(rows);
   }
 
@@ -272,10 +275,13 @@ class SqliteReads extends Statements implements LedgerReads {
     return row && this._withLines([row])[0];
   }
 
-  async listEntries(filter: EntryFilter, request: PageRequest): Promise<StorePage<JournalEntryView>> {
-    const [afterDate, afterSeq] = request.after ?? ['', 0];
-    const where = ['(e.entry_date, e.seq) > (?, ?)'];
-    const params: Param[] = [String(afterDate), Number(afterSeq)];
+  async listEntries(filter: EntryFilter, order: SortOrder, request: PageRequest): Promise<StorePage<JournalEntryView>> {
+    const where: string[] = [];
+    const params: Param[] = [];
+    if (request.after !== undefined) {
+      where.push(`(e.entry_date, e.seq) ${order === 'asc' ? '>' : '<'} (?, ?)`);
+      params.push(String(request.after[0]), Number(request.after[1]));
+    }
     if (filter.period_id !== undefined) { where.push('e.period_id = ?'); params.push(filter.period_id); }
     if (filter.start_date !== undefined) { where.push('e.entry_date >= ?'); params.push(filter.start_date); }
     if (filter.end_date !== undefined) { where.push('e.entry_date <= ?'); params.push(filter.end_date); }
@@ -284,9 +290,10 @@ class SqliteReads extends Statements implements LedgerReads {
       where.push(`e.seq IN (SELECT l.entry_seq FROM journal_lines l WHERE l.${column} = ?)`);
       params.push(id);
     }
+    const direction = order === 'asc' ? 'ASC' : 'DESC';
     const rows = this._all<EntryRow>(
-      `SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE ${where.join(' AND ')}
-       ORDER BY e.entry_date, e.seq LIMIT ?`, ...params, request.limit + 1);
+      `SELECT ${ENTRY_COLUMNS} FROM journal_entries e ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY e.entry_date ${direction}, e.seq ${direction} LIMIT ?`, ...params, request.limit + 1);
     const result = page(rows, request.limit, (row) => [row.entry_date, row.seq]);
     return { items: this._withLines(result.items), next: result.next };
   }
