@@ -6,7 +6,7 @@ import { useUser } from '../auth/auth.js';
 import { type ChartGroup, RevenueExpenseChart } from '../components/bar-chart.js';
 import { CurrencySelect } from '../components/pickers.js';
 import { Badge, ButtonLink, Card, EmptyState, ErrorNotice, Loading, Money, Notice, PageHeader } from '../components/ui.js';
-import { addDays, formatDate, formatRange, shortPeriodLabel, tinyPeriodLabel, todayIso } from '../lib/dates.js';
+import { addDays, formatDate, formatRange, monthOf, shortPeriodLabel, tinyPeriodLabel, todayIso } from '../lib/dates.js';
 import { displayMinor, groupDigits, sumMinor } from '../lib/money.js';
 import {
   defaultReportCurrency, periodCovering, useAccounts, useCurrencies, useCurrencyMap, usePeriods, useSettings,
@@ -16,26 +16,19 @@ import { useApi } from '../lib/use-api.js';
 
 const RECENT_COUNT = 8;
 
-/**
- * The API lists entries oldest first only, so the newest are found by looking at a growing
- * window of recent dates until enough turn up (or, at last, at everything).
- */
 async function recentEntries(): Promise<EntryView[]> {
-  const today = todayIso();
-  for (const days of [45, 400, null]) {
-    const found: EntryView[] = [];
-    let cursor: string | undefined;
-    for (let pageCount = 0; pageCount < 50; pageCount += 1) {
-      const page = await journalEntries.list({ limit: 200, ...(cursor ? { cursor } : {}), ...(days !== null ? { start_date: addDays(today, -days) } : {}) });
-      found.push(...page.data);
-      if (!page.has_more || !page.next_cursor) break;
-      cursor = page.next_cursor;
-    }
-    if (found.length >= RECENT_COUNT || days === null) {
-      return found.slice(-RECENT_COUNT).reverse();
-    }
+  return (await journalEntries.list({ limit: RECENT_COUNT, sort: 'desc' })).data;
+}
+
+/** The twelve calendar months ending with the current one, oldest first. */
+function lastTwelveMonths(today: string): { name: string; start_date: string; end_date: string }[] {
+  const months: { name: string; start_date: string; end_date: string }[] = [];
+  let month = monthOf(today);
+  for (let count = 0; count < 12; count += 1) {
+    months.unshift({ name: month.name, start_date: month.start, end_date: month.end });
+    month = monthOf(addDays(month.start, -1));
   }
-  return [];
+  return months;
 }
 
 export function DashboardPage() {
@@ -54,9 +47,10 @@ export function DashboardPage() {
 
   const balanceSheet = useApi(currencyId && hasAccounts ? `dashboard:balance-sheet:${currencyId}` : null,
     () => reports.balanceSheet({ currency_id: currencyId!, as_of_date: today }));
-  const chartPeriods = useMemo(() => (periodList.data ?? []).filter((period) => period.start_date <= today).slice(-12), [periodList.data, today]);
-  const chart = useApi(currencyId && hasAccounts && chartPeriods.length > 0 ? `dashboard:chart:${currencyId}:${chartPeriods.map((p) => p.id).join(',')}` : null,
-    () => Promise.all(chartPeriods.map((period) => reports.incomeStatement({ period_id: period.id, currency_id: currencyId! }))));
+  const chartPeriods = useMemo(() => lastTwelveMonths(today), [today]);
+  const chart = useApi(currencyId && hasAccounts ? `dashboard:chart:${currencyId}:${today}` : null,
+    () => Promise.all(chartPeriods.map((month) =>
+      reports.incomeStatement({ start_date: month.start_date, end_date: month.end_date, currency_id: currencyId! }))));
   const recent = useApi('dashboard:recent-entries', recentEntries);
 
   const loadingReference = currencyList.loading || accountList.loading || periodList.loading || settings.loading;
@@ -108,10 +102,9 @@ export function DashboardPage() {
       ) : null}
 
       <div className="grid grid--dashboard">
-        <Card title="Revenue and expenses by period" actions={<Link to="/reports/income-statement" className="link-quiet">Income statement →</Link>}>
+        <Card title="Revenue and expenses by month" actions={<Link to="/reports/income-statement" className="link-quiet">Income statement →</Link>}>
           {chart.error ? <ErrorNotice error={chart.error} /> : null}
           {chart.loading && !chart.data ? <Loading /> : null}
-          {chartPeriods.length === 0 && !periodList.loading ? <EmptyState title="No periods yet">Create periods to see results over time.</EmptyState> : null}
           {chart.data && currency ? (
             sumMinor(chartGroups.flatMap((group) => [group.revenue, group.expenses])) === 0n
               ? <EmptyState title={`No revenue or expenses in ${currency.code} yet`} />

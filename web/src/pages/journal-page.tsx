@@ -4,7 +4,7 @@ import { journalEntries } from '../api/endpoints.js';
 import type { EntryListFilter, EntryView, Page } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { AccountSelect, PeriodSelect } from '../components/pickers.js';
-import { Badge, Button, ButtonLink, EmptyState, ErrorNotice, InputField, Loading, Money, PageHeader } from '../components/ui.js';
+import { Badge, Button, ButtonLink, EmptyState, ErrorNotice, InputField, Loading, Money, PageHeader, SelectField } from '../components/ui.js';
 import { formatDate } from '../lib/dates.js';
 import { displayMinor } from '../lib/money.js';
 import { periodCovering, useAccounts, useCurrencyMap, usePeriods } from '../lib/reference.js';
@@ -21,6 +21,8 @@ export function JournalPage() {
     ...(search.get('start') ? { start_date: search.get('start')! } : {}),
     ...(search.get('end') ? { end_date: search.get('end')! } : {}),
     ...(search.get('account') ? { account_id: search.get('account')! } : {}),
+    // Newest first unless the reader asks for oldest first.
+    sort: search.get('sort') === 'asc' ? 'asc' : 'desc',
   };
   const key = JSON.stringify(filter);
   const periods = usePeriods();
@@ -36,9 +38,10 @@ export function JournalPage() {
   const last = pages[pages.length - 1];
   const entries = pages.flatMap((page) => page.data);
   const update = (changes: Record<string, string>) => setSearchParams({
-    period: filter.period_id, start: filter.start_date, end: filter.end_date, account: filter.account_id, ...changes,
+    period: filter.period_id, start: filter.start_date, end: filter.end_date, account: filter.account_id,
+    sort: filter.sort === 'asc' ? 'asc' : undefined, ...changes,
   });
-  const filtered = Object.keys(filter).length > 0;
+  const filtered = Boolean(filter.period_id || filter.start_date || filter.end_date || filter.account_id);
   const currentPeriod = periodCovering(periods.data);
 
   const loadMore = async () => {
@@ -73,6 +76,11 @@ export function JournalPage() {
             Current period
           </Button>
         ) : null}
+        <SelectField label="Order" value={filter.sort} onChange={(event) => update({ sort: event.target.value === 'asc' ? 'asc' : '' })}
+          data-testid="journal-sort">
+          <option value="desc">Newest first</option>
+          <option value="asc">Oldest first</option>
+        </SelectField>
         {filtered ? <Button variant="ghost" className="filters__clear" onClick={() => setSearchParams({})}>Clear filters</Button> : null}
       </div>
       {first.error ? <ErrorNotice error={first.error} onRetry={first.reload} /> : null}
