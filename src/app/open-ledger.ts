@@ -8,17 +8,14 @@ import type { ServiceOptions } from '../service/context.js';
 import { LedgerService } from '../service/ledger-service.js';
 import type { Runtime } from '../service/ports/runtime.js';
 import { migrateSqlite, openSqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { MissingDatabaseError } from './missing-database-error.js';
 
 export const systemRuntime: Runtime = {
   clock: { now: () => new Date() },
   newId: uuidv7,
 };
 
-export class MissingDatabaseError extends Error {
-  constructor(readonly path: string) {
-    super(`No ledger database at ${path}. Run \`ledger init\` (or pass --db / LEDGER_DB) first.`);
-  }
-}
+export { MissingDatabaseError };
 
 export function databaseExists(path: string): boolean {
   return existsSync(path);

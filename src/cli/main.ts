@@ -50,12 +50,20 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
-      return EXIT.usage;
+      // --help, --version and `help` end with exit code 0; a group command without its
+      // subcommand (`ledger accounts`) prints help to stderr with exit code 1: a usage error.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     return reportFailure(error, Boolean(program.opts().json));
   }
 }
+
+// A reader that stops early (`ledger journal-entries list | head`) is not a failure of the command:
+// stop quietly instead of crashing on the broken pipe.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  throw error;
+});
 
 const exitCode = await main(process.argv);
 process.exitCode = exitCode;

@@ -4,7 +4,7 @@ import type { AccountView } from '../../schemas/account.js';
 import { LOCAL_OPERATOR } from '../../service/actor.js';
 import { printJson } from '../output.js';
 import { collect } from '../paging.js';
-import { parseInteger } from '../parse.js';
+import { parseLimit } from '../parse.js';
 import { printFields, yesNo } from '../render/format.js';
 import { printTable } from '../render/table.js';
 import { withService } from '../with-service.js';
@@ -25,7 +25,7 @@ export function registerAccountCommands(program: Command): void {
     .addOption(new Option('--type <type>', 'only accounts of this type').choices(ACCOUNT_TYPES))
     .option('--currency <currency-id>', 'only accounts in this currency')
     .option('--parent <account-id>', 'only sub-accounts of this control account')
-    .option('--limit <n>', 'return one page of at most n accounts', parseInteger)
+    .option('--limit <n>', 'return one page of at most n accounts', parseLimit)
     .option('--cursor <cursor>', 'continue after a previous page')
     .addHelpText('after', '\nExample:\n  $ ledger accounts list --type revenue')
     .action(withService(async (service, { json }, options: { type?: AccountView['account_type']; currency?: string; parent?: string; limit?: number; cursor?: string }) => {

@@ -6,7 +6,7 @@ import { printJson } from '../output.js';
 import { printTable } from '../render/table.js';
 import { withService } from '../with-service.js';
 import { collect } from '../paging.js';
-import { parseInteger } from '../parse.js';
+import { parseInteger, parseLimit } from '../parse.js';
 
 function printCurrencies(currencies: CurrencyView[]): void {
   printTable(['ID', 'CODE', 'NAME', 'SYMBOL', 'SCALE', 'TYPE', 'CAIP-19'],
@@ -18,7 +18,7 @@ export function registerCurrencyCommands(program: Command): void {
 
   currencies.command('list')
     .description('List currencies, ordered by code')
-    .option('--limit <n>', 'return one page of at most n currencies', parseInteger)
+    .option('--limit <n>', 'return one page of at most n currencies', parseLimit)
     .option('--cursor <cursor>', 'continue after a previous page')
     .addHelpText('after', '\nExample:\n  $ ledger currencies list')
     .action(withService(async (service, { json }, options: { limit?: number; cursor?: string }) => {

@@ -1,9 +1,34 @@
 /** `ledger export --format hledger|beancount|csv [--out FILE]`: the whole ledger, for audits and migrations. */
+import { once } from 'node:events';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import type { ExportFormatName } from '../export/formats.js';
 import { printJson } from '../output.js';
 import { withService } from '../with-service.js';
+
+interface Writer {
+  write(text: string): Promise<void>;
+  close(): void;
+}
+
+function fileWriter(path: string): Writer {
+  const fd = openSync(path, 'w');
+  return { write: async (text) => { writeSync(fd, text); }, close: () => closeSync(fd) };
+}
+
+/**
+ * Standard output goes through process.stdout, never writeSync(1): libuv makes a pipe's descriptor
+ * non-blocking, so a direct write to a slow reader fails with EAGAIN. Waiting for 'drain' keeps
+ * memory flat for an export of any size.
+ */
+function stdoutWriter(): Writer {
+  return {
+    write: async (text) => {
+      if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+    },
+    close: () => {},
+  };
+}
 
 export function registerExportCommand(program: Command): void {
   program.command('export')
@@ -21,19 +46,19 @@ export function registerExportCommand(program: Command): void {
         if (!currencies.has(account.currency_id)) currencies.set(account.currency_id, await service.ctx.currency(account.currency_id));
       }
       const context = { accounts, currencies };
-      const fd = options.out === undefined ? 1 : openSync(options.out, 'w');
+      const out = options.out === undefined ? stdoutWriter() : fileWriter(options.out);
       let count = 0;
       try {
-        writeSync(fd, format.header(context));
+        await out.write(format.header(context));
         let cursor: string | undefined;
         do {
           const page = await service.listJournalEntries({ limit: 200, cursor });
-          for (const entry of page.data) writeSync(fd, format.entry(entry, context));
+          await out.write(page.data.map((entry) => format.entry(entry, context)).join(''));
           count += page.data.length;
           cursor = page.next_cursor ?? undefined;
         } while (cursor !== undefined);
       } finally {
-        if (fd !== 1) closeSync(fd);
+        out.close();
       }
       if (options.out !== undefined) {
         if (json) printJson({ data: { format: options.format, file: options.out, entries: count } });

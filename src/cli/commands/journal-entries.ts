@@ -1,11 +1,11 @@
 /** `ledger journal-entries list|get|create|reverse|import`. */
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { validationError } from '../../domain/errors.js';
 import type { EntryView } from '../../schemas/journal-entry.js';
 import { printJson } from '../output.js';
 import { collect } from '../paging.js';
-import { parseInteger } from '../parse.js';
+import { parseLimit } from '../parse.js';
 import { printTable } from '../render/table.js';
 import { actorFromApiKey, withService } from '../with-service.js';
 
@@ -39,7 +39,7 @@ export function registerJournalEntryCommands(program: Command): void {
     .option('--start <date>', 'only entries dated on or after this day')
     .option('--end <date>', 'only entries dated on or before this day')
     .option('--account <account-id>', 'only entries with a line on this account')
-    .option('--limit <n>', 'return one page of at most n entries', parseInteger)
+    .option('--limit <n>', 'return one page of at most n entries', parseLimit)
     .option('--cursor <cursor>', 'continue after a previous page')
     .addHelpText('after', '\nExample:\n  $ ledger journal-entries list --period 0193... --json')
     .action(withService(async (service, { json }, options: { period?: string; start?: string; end?: string; account?: string; limit?: number; cursor?: string }) => {
@@ -96,7 +96,7 @@ Example:
 
   entries.command('import <file>')
     .description('Post every entry of a JSON-lines or CSV file in one transaction: all or nothing (needs an API key)')
-    .option('--format <format>', 'jsonl or csv (default: from the file extension)')
+    .addOption(new Option('--format <format>', 'file format (default: from the file extension)').choices(['jsonl', 'csv']))
     .addHelpText('after', `
 JSON lines: one API entry body per line.
 CSV: a header row with entry,entry_date,description,reference,account_id,debit_amount,credit_amount,line_description;

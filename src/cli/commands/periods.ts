@@ -4,7 +4,7 @@ import type { PeriodView } from '../../schemas/period.js';
 import { LOCAL_OPERATOR } from '../../service/actor.js';
 import { printJson } from '../output.js';
 import { collect } from '../paging.js';
-import { parseInteger } from '../parse.js';
+import { parseLimit } from '../parse.js';
 import { printTable } from '../render/table.js';
 import { actorFromApiKey, withService } from '../with-service.js';
 import { printEntry } from './journal-entries.js';
@@ -19,7 +19,7 @@ export function registerPeriodCommands(program: Command): void {
 
   periods.command('list')
     .description('List periods, ordered by start date')
-    .option('--limit <n>', 'return one page of at most n periods', parseInteger)
+    .option('--limit <n>', 'return one page of at most n periods', parseLimit)
     .option('--cursor <cursor>', 'continue after a previous page')
     .addHelpText('after', '\nExample:\n  $ ledger periods list')
     .action(withService(async (service, { json }, options: { limit?: number; cursor?: string }) => {

@@ -3,7 +3,7 @@ import { type Command, Option } from 'commander';
 import type { BalanceSheet } from '../../domain/reports/balance-sheet.js';
 import type { GeneralLedgerView } from '../../schemas/report.js';
 import { printJson } from '../output.js';
-import { parseInteger } from '../parse.js';
+import { parseLimit } from '../parse.js';
 import { printFields } from '../render/format.js';
 import { printTable } from '../render/table.js';
 import { withService } from '../with-service.js';
@@ -27,7 +27,9 @@ export function registerReportCommands(program: Command): void {
         row.display_net_balance,
       ]), { rightAligned: [3, 4, 5] });
       for (const total of report.totals) {
-        process.stdout.write(`Total ${total.currency_id}: debits ${total.display_debit_total}, credits ${total.display_credit_total}`
+        // People read currency codes, not ids; the id stays in the --json output.
+        const { code } = await service.getCurrency(total.currency_id);
+        process.stdout.write(`Total ${code}: debits ${total.display_debit_total}, credits ${total.display_credit_total}`
           + ` (${total.is_balanced ? 'balanced' : 'NOT BALANCED'})\n`);
       }
     }));
@@ -72,7 +74,7 @@ export function registerReportCommands(program: Command): void {
     .option('--end <date>', 'last day')
     .option('--period <period-id>', 'the dates of this period')
     .addOption(new Option('--sort <order>', 'oldest first (asc) or newest first (desc)').choices(['asc', 'desc']))
-    .option('--limit <n>', 'return one page of at most n lines (--cursor continues)', parseInteger)
+    .option('--limit <n>', 'return one page of at most n lines (--cursor continues)', parseLimit)
     .option('--cursor <cursor>', 'continue after a previous page')
     .addHelpText('after', '\nExample:\n  $ ledger reports general-ledger --account 0193... --start 2026-01-01 --end 2026-03-31')
     .action(withService(async (service, { json }, options: { account: string; start?: string; end?: string; period?: string; sort?: 'asc' | 'desc'; limit?: number; cursor?: string }) => {

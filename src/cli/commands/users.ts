@@ -4,7 +4,7 @@ import { withService } from '../with-service.js';
 import { printJson } from '../output.js';
 import { printTable } from '../render/table.js';
 import { collect } from '../paging.js';
-import { parseInteger } from '../parse.js';
+import { parseLimit } from '../parse.js';
 import type { UserView } from '../../schemas/user.js';
 
 function parsePermissions(text: string): Record<string, boolean> {
@@ -31,7 +31,7 @@ export function registerUserCommands(program: Command): void {
 
   users.command('list')
     .description('List users (every user unless --limit is given)')
-    .option('--limit <n>', 'return one page of at most n users (--cursor continues)', parseInteger)
+    .option('--limit <n>', 'return one page of at most n users (--cursor continues)', parseLimit)
     .option('--cursor <cursor>', 'continue after a previous page')
     .addHelpText('after', '\nExample:\n  $ ledger users list --json')
     .action(withService(async (service, { json }, options: { limit?: number; cursor?: string }) => {
