@@ -47,14 +47,10 @@ function freshDb(): string {
 }
 
 beforeAll(() => {
-  // Compile once so bin/ledger.js runs the current source. Type errors elsewhere in the tree
-  // (the typecheck gate reports those) still emit JavaScript; only a missing entry point stops us.
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
-    throw new Error(`build failed (${build.status}): ${build.stdout}${build.stderr}`);
-  }
+  // test/global-setup.ts has compiled dist/ once for the whole run.
+  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/cli/main.js is missing: the global setup did not build');
   dir = mkdtempSync(join(tmpdir(), 'ledger-cli-users-'));
-}, 180_000);
+});
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
