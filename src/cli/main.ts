@@ -22,15 +22,25 @@ function packageVersion(): string {
   return pkg.version;
 }
 
-export function buildProgram(): Command {
+/** Under --json a usage error is the JSON error body too, so scripts parse every failure alike. */
+function jsonUsageErrors(program: Command): Command {
+  return program.configureOutput({
+    outputError: (text, write) => write(`${JSON.stringify({
+      code: 'VALIDATION_ERROR', message: text.trim().replace(/^error: /, ''), suggestion: 'See `ledger --help` or `ledger <command> --help`',
+    })}\n`),
+  });
+}
+
+export function buildProgram(json = process.argv.includes('--json')): Command {
   const program = new Command('ledger')
     .description('Double-entry bookkeeping on a local SQLite file, with an HTTP API and web UI (ledger serve).')
     .version(packageVersion(), '-V, --version', 'print the version')
     .addOption(new Option('--db <path>', 'database file').env('LEDGER_DB').default('./ledger.db'))
     .option('--json', 'print machine-readable JSON (the HTTP API\'s envelope)')
     .addOption(new Option('--api-key <key>', 'API key for write operations that are attributed to a user').env('LEDGER_API_KEY'))
-    .showHelpAfterError()
     .exitOverride();
+  if (json) jsonUsageErrors(program);
+  else program.showHelpAfterError();
   registerServeCommands(program);
   registerCurrencyCommands(program);
   registerAccountCommands(program);

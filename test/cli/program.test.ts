@@ -111,6 +111,17 @@ describe('usage errors exit 2 without touching the database', () => {
     expect(run.stderr).toContain('Usage: ledger');
   });
 
+  it('prints a usage error as the JSON error body under --json', async () => {
+    const run = await ledgerAsync(['--json', 'accounts', 'list', '--limit', '0'], { db });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: "option '--limit <n>' argument '0' is invalid. expected a whole number of at least 1",
+      suggestion: 'See `ledger --help` or `ledger <command> --help`',
+    });
+  });
+
   it('exits 2 for the program without a command', () => {
     const run = ledger([], { db });
     expect(run.status).toBe(2);
@@ -175,6 +186,9 @@ describe('output', () => {
     expect(terminal.status).toBe(0);
     expect(terminal.stdout.split('\n')[0]).toBe('\u001b[1mID                                    CODE  NAME       SYMBOL  SCALE  TYPE  CAIP-19\u001b[0m');
     const noColour = ledger(['currencies', 'list'], { db, nodeArgs: ['--import', preload], env: { NO_COLOR: '1' } });
+    // no-color.org: an empty NO_COLOR does not turn colour off.
+    const emptyNoColour = ledger(['currencies', 'list'], { db, nodeArgs: ['--import', preload], env: { NO_COLOR: '' } });
+    expect(emptyNoColour.stdout).toContain('\u001b[1m');
     const piped = ledger(['currencies', 'list'], { db, env: { NO_COLOR: undefined } });
     const expected = 'ID                                    CODE  NAME       SYMBOL  SCALE  TYPE  CAIP-19\n'
       + `${books.usd.id}  USD   US Dollar  $       2      fiat  swift:0/iso4217:USD\n`;

@@ -1,5 +1,6 @@
 /** Aligned plain-text tables for people; colour only on a TTY and never with NO_COLOR. */
-const useColour = () => process.stdout.isTTY === true && !('NO_COLOR' in process.env);
+// no-color.org: a NO_COLOR that is present and not empty turns colour off.
+const useColour = () => process.stdout.isTTY === true && !process.env.NO_COLOR;
 
 export interface TableOptions {
   /** Column indexes aligned to the right (amounts). */
