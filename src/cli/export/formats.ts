@@ -49,7 +49,9 @@ export const hledgerFormat: ExportFormat = {
   },
   entry(entry, { accounts, currencies }) {
     const currency = currencies.get(entry.currency_id)!;
-    const code = entry.reference ? ` (${oneLine(entry.reference).replace(/[()]/g, '')})` : '';
+    // An empty code keeps a description that starts with "(" from being read as the code.
+    const code = entry.reference ? ` (${oneLine(entry.reference).replace(/[()]/g, '')})`
+      : oneLine(entry.description).startsWith('(') ? ' ()' : '';
     const head = `${entry.entry_date} *${code} ${oneLine(entry.description).replace(/[;|]/g, ',')}  ; id:${entry.id}, type:${entry.entry_type}`;
     const postings = entry.lines.map((line) =>
       `    ${hledgerName(accounts.get(line.account_id)!, accounts)}  ${signedDisplay(line, currency.asset_scale)} ${hledgerCommodity(currency.code)}`);
