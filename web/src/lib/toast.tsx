@@ -7,6 +7,9 @@ interface Toast {
   tone: 'success' | 'error';
 }
 
+/** More would pile up over the page when many things are saved in a row; the oldest make way. */
+const MAX_SHOWN = 3;
+
 let toasts: Toast[] = [];
 let nextId = 1;
 const listeners = new Set<() => void>();
@@ -18,7 +21,7 @@ function emit(): void {
 export function toast(message: string, tone: Toast['tone'] = 'success'): void {
   const id = nextId;
   nextId += 1;
-  toasts = [...toasts, { id, message, tone }];
+  toasts = [...toasts, { id, message, tone }].slice(-MAX_SHOWN);
   emit();
   setTimeout(() => dismiss(id), 5000);
 }

@@ -1,0 +1,19 @@
+import type { Locator } from 'playwright-core';
+import { AppShell } from './app-shell.js';
+
+export class JournalPage extends AppShell {
+  protected readonly title = 'Journal entries';
+  protected readonly path = '/journal';
+  protected readonly navTarget = 'journal' as const;
+
+  readonly newEntry = this.page.getByTestId('entry-new');
+  readonly rows = this.page.getByTestId('journal-row');
+
+  row(description: string): Locator {
+    return this.rows.filter({ has: this.page.getByRole('link', { name: description, exact: true }) });
+  }
+
+  async openEntry(description: string): Promise<void> {
+    await this.row(description).getByRole('link', { name: description, exact: true }).click();
+  }
+}

@@ -1,0 +1,48 @@
+import type { Locator } from 'playwright-core';
+import { AppShell, selectOptionContaining } from './app-shell.js';
+
+export interface EntryLineInput {
+  /** The account as the picker shows it, "1000 · Cash" (sub-accounts are indented, so this is matched as a substring). */
+  account: string;
+  debit?: string;
+  credit?: string;
+}
+
+/** The new-entry form: amounts typed in major units, a running difference, errors beside fields. */
+export class NewEntryPage extends AppShell {
+  protected readonly title = 'New journal entry';
+  protected readonly path = '/journal/new';
+  protected readonly navTarget = undefined;
+
+  readonly form = this.page.getByTestId('entry-form');
+  readonly date = this.page.getByTestId('entry-date');
+  readonly description = this.page.getByTestId('entry-description');
+  readonly difference = this.page.getByTestId('entry-difference');
+  readonly blocker = this.page.getByTestId('entry-blocker');
+  readonly submit = this.page.getByTestId('entry-submit');
+  readonly errorSummary = this.page.getByTestId('entry-error-summary');
+  readonly permissionNotice = this.page.getByRole('alert').filter({ hasText: 'You cannot post entries' });
+
+  lineAccount(index: number): Locator { return this.page.getByTestId(`line-${index}-account`); }
+  lineDebit(index: number): Locator { return this.page.getByTestId(`line-${index}-debit`); }
+  lineCredit(index: number): Locator { return this.page.getByTestId(`line-${index}-credit`); }
+
+  async fill(entry: { date: string; description: string; lines: EntryLineInput[] }): Promise<void> {
+    await this.date.fill(entry.date);
+    await this.description.fill(entry.description);
+    for (const [index, line] of entry.lines.entries()) {
+      if (index >= 2) await this.page.getByTestId('entry-add-line').click();
+      await selectOptionContaining(this.lineAccount(index), line.account);
+      if (line.debit !== undefined) await this.lineDebit(index).fill(line.debit);
+      if (line.credit !== undefined) await this.lineCredit(index).fill(line.credit);
+    }
+  }
+
+  /** The error message the form shows for a field, found through the field's aria-describedby. */
+  async fieldError(field: Locator): Promise<string> {
+    const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
+    const errorId = describedBy.split(' ').find((id) => id.endsWith('-error'));
+    if (!errorId) return '';
+    return this.page.locator(`[id="${errorId}"]`).innerText();
+  }
+}
