@@ -126,6 +126,7 @@ describe('accounts', () => {
       account_number: cash.account_number, name: 'Other', currency_id: currency.id, account_type: 'asset', normal_balance: 'debit',
     });
     expectError(response, 409, 'DUPLICATE', 'account_number');
+    expect(response.body.message).toBe('An account with this account number already exists');
   });
 
   it.each(['account_number', 'name', 'currency_id', 'account_type', 'normal_balance'])(

@@ -51,7 +51,7 @@ describe('API errors beside their fields', { timeout: 60_000 }, () => {
     const number = accounts.dialog.getByTestId('account-number');
     await expectAttribute(number, 'aria-invalid', 'true');
     const errorId = (await number.getAttribute('aria-describedby'))?.split(' ').find((id) => id.endsWith('-error')) ?? 'none';
-    await expectText(page.locator(`[id="${errorId}"]`), /already taken/);
+    await expectText(page.locator(`[id="${errorId}"]`), /An account with this account number already exists/);
     await expectVisible(accounts.dialog);
   });
 });

@@ -80,6 +80,13 @@ interface WriteJob {
   reject: (reason: unknown) => void;
 }
 
+const DUPLICATE_MESSAGES: Record<string, string> = {
+  'currencies.code': 'A currency with this code already exists',
+  'currencies.caip19_id': 'A currency with this CAIP-19 id already exists',
+  'accounts.account_number': 'An account with this account number already exists',
+  'users.email': 'A user with this e-mail address already exists',
+};
+
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
 function translateError(error: unknown): unknown {
   if (error instanceof LedgerError) return error;
@@ -93,7 +100,8 @@ function translateError(error: unknown): unknown {
         suggestion: 'Post a new entry to correct it further',
       });
     }
-    return new LedgerError('DUPLICATE', `${field ?? 'value'} is already taken`, {
+    const what = DUPLICATE_MESSAGES[/UNIQUE constraint failed: (\w+\.\w+)/.exec(message)?.[1] ?? ''];
+    return new LedgerError('DUPLICATE', what ?? `${field ?? 'value'} is already taken`, {
       field, suggestion: `Choose a different ${field ?? 'value'}`,
     });
   }

@@ -225,7 +225,7 @@ function Warnings(props: WarningProps) {
       ) : null}
       {props.periodsLoaded && props.hasPeriods && !props.todayCovered ? (
         <Notice tone="warning" title="No open period covers today" data-testid="warning-no-open-period">
-          {props.todayPeriod ? `${props.todayPeriod.name} is closed, so ` : ''}entries dated today cannot be posted. <Link to="/periods">Create a period</Link>.
+          {props.todayPeriod ? `${props.todayPeriod.name} is closed, so entries` : 'Entries'} dated today cannot be posted. <Link to="/periods">Create a period</Link>.
         </Notice>
       ) : null}
     </div>

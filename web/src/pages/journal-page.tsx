@@ -60,7 +60,7 @@ export function JournalPage() {
 
   return (
     <>
-      <PageHeader title="Journal entries" subtitle="Oldest first, in posting order within a day."
+      <PageHeader title="Journal entries" subtitle={filter.sort === 'asc' ? 'Oldest first, in posting order within a day.' : 'Newest first, latest posting first within a day.'}
         actions={can('journals:create') ? <ButtonLink to="/journal/new" variant="primary" data-testid="entry-new">New entry</ButtonLink> : undefined} />
       <div className="filters no-print" role="search" aria-label="Filter entries">
         <PeriodSelect label="Period" periods={periods.data} value={filter.period_id ?? ''} onChange={(value) => update({ period: value })}
