@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate, parseDate } from './dates.js';
+import { isCalendarDate, nextDay, parseDate } from './dates.js';
 import { LedgerError } from './errors.js';
 
 const existingDates = [
@@ -70,6 +70,18 @@ describe('parseDate', () => {
     ['an array holding a date', ['2026-01-05']],
   ])('rejects %s that is not a string', (_name, raw) => {
     expectDateRejected(raw, 'entry_date');
+  });
+});
+
+describe('nextDay', () => {
+  it.each([
+    ['2026-01-31', '2026-02-01'],
+    ['2024-02-28', '2024-02-29'],
+    ['2026-02-28', '2026-03-01'],
+    ['2026-12-31', '2027-01-01'],
+    ['2026-03-29', '2026-03-30'],
+  ])('the day after %s is %s', (date, expected) => {
+    expect(nextDay(date)).toBe(expected);
   });
 });
 
