@@ -1,0 +1,423 @@
+/**
+ * Shared helpers of the benchmarks: options, the CLI and server child processes, CPU pinning,
+ * a keep-alive HTTP client and latency statistics. Uses only Node's standard library and the
+ * project's own dependencies (nothing is added).
+ */
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { closeSync, fsyncSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const LEDGER_BIN = join(ROOT, 'bin', 'ledger.js');
+
+export interface BenchOptions {
+  /** Entries posted through HTTP per run (and inserted by each SQLite baseline). */
+  entries: number;
+  /** Concurrent HTTP clients. */
+  concurrency: number;
+  /** Entries posted before measuring (to a separate pair of accounts). */
+  warmup: number;
+  /** Requests per measurement of the authentication cost. */
+  authRequests: number;
+  /** Entries per transaction in the batched SQLite baseline. */
+  batch: number;
+  /** Hard time limit of one measured loop, in seconds. */
+  maxSeconds: number;
+  /** Skip `tsc -p tsconfig.build.json` (use dist/ as it is). */
+  skipBuild: boolean;
+  /** Write a V8 CPU profile of the server (FULL run) and print its hottest functions. */
+  profile: boolean;
+  /** Directory for the temporary databases (default: the OS temp dir). */
+  dir: string;
+  /** Which benchmarks to run. */
+  only: Set<'posting' | 'auth' | 'sqlite' | 'reports'>;
+  /** Journal lines of the ledger the reports benchmark builds. */
+  lines: number;
+  /** Timed calls per report (after three warm-up calls). */
+  repeat: number;
+  /** Keep the temporary directory (for inspection). */
+  keep: boolean;
+}
+
+const HELP = `npm run bench -- [options]   (every option also reads an env variable)
+  --entries N        entries per run                          BENCH_ENTRIES      (20000)
+  --concurrency C    concurrent HTTP clients                  BENCH_CONCURRENCY  (64)
+  --warmup W         warm-up entries before each HTTP run     BENCH_WARMUP       (2000)
+  --auth-requests R  requests per auth-cost measurement       BENCH_AUTH_REQUESTS (5000)
+  --batch B          entries per transaction, batched baseline BENCH_BATCH       (64)
+  --max-seconds S    time limit of one measured loop          BENCH_MAX_SECONDS  (15)
+  --dir D            where the temporary databases go         BENCH_DIR          (OS temp dir)
+  --only LIST        posting,auth,sqlite,reports              BENCH_ONLY         (all)
+  --lines L          journal lines of the reports ledger      BENCH_LINES        (1000000)
+  --repeat R         timed calls per report                   BENCH_REPEAT       (30)
+  --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
+  --profile          CPU-profile the server (FULL run)        BENCH_PROFILE=1
+  --keep             keep the temporary directory             BENCH_KEEP=1`;
+
+function positiveInt(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${text}`);
+  return value;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  const booleans = new Set(['skip-build', 'profile', 'keep', 'help']);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new Error(`Unexpected argument ${arg}\n${HELP}`);
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    if (booleans.has(name)) { flags.add(name); continue; }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new Error(`--${name} needs a value\n${HELP}`);
+    values.set(name, value);
+  }
+  if (flags.has('help')) {
+    process.stdout.write(`${HELP}\n`);
+    process.exit(0);
+  }
+  const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat'];
+  for (const name of values.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}\n${HELP}`);
+  const pick = (name: string, envName: string, fallback: string) => values.get(name) ?? env[envName] ?? fallback;
+  const flag = (name: string, envName: string) => flags.has(name) || env[envName] === '1' || env[envName] === 'true';
+  const only = new Set(pick('only', 'BENCH_ONLY', 'posting,auth,sqlite,reports').split(',').map((s) => s.trim()).filter(Boolean));
+  for (const item of only) {
+    if (!['posting', 'auth', 'sqlite', 'reports'].includes(item)) throw new Error(`--only takes posting, auth, sqlite, reports; got ${item}`);
+  }
+  return {
+    entries: positiveInt('--entries', pick('entries', 'BENCH_ENTRIES', '20000')),
+    concurrency: positiveInt('--concurrency', pick('concurrency', 'BENCH_CONCURRENCY', '64')),
+    warmup: Number(pick('warmup', 'BENCH_WARMUP', '2000')),
+    authRequests: positiveInt('--auth-requests', pick('auth-requests', 'BENCH_AUTH_REQUESTS', '5000')),
+    batch: positiveInt('--batch', pick('batch', 'BENCH_BATCH', '64')),
+    maxSeconds: positiveInt('--max-seconds', pick('max-seconds', 'BENCH_MAX_SECONDS', '15')),
+    dir: pick('dir', 'BENCH_DIR', tmpdir()),
+    only: only as BenchOptions['only'],
+    skipBuild: flag('skip-build', 'BENCH_SKIP_BUILD'),
+    profile: flag('profile', 'BENCH_PROFILE'),
+    keep: flag('keep', 'BENCH_KEEP'),
+    lines: positiveInt('--lines', pick('lines', 'BENCH_LINES', '1000000')),
+    repeat: positiveInt('--repeat', pick('repeat', 'BENCH_REPEAT', '30')),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+export const HAS_TASKSET = spawnSync('which', ['taskset'], { stdio: 'ignore' }).status === 0;
+
+/** Pins this process (all its threads) to one CPU; returns false when taskset is missing. */
+export function pinSelf(cpu: number): boolean {
+  if (!HAS_TASKSET) return false;
+  const result = spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
+  return result.status === 0;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+/** Compiles src/ to dist/ (the CLI runs compiled JavaScript); retries while src/ is being edited. */
+export async function buildDist(): Promise<void> {
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+    if (result.status === 0) return;
+    process.stderr.write(`build failed (attempt ${attempt}/3):\n${result.stdout}${result.stderr}\n`);
+    if (attempt < 3) {
+      process.stderr.write('retrying in 30 s (src/ may be mid-edit)\n');
+      await sleep(30_000);
+    }
+  }
+  throw new Error('npm run build (tsc -p tsconfig.build.json) failed; fix src/ or pass --skip-build');
+}
+
+/** Runs the compiled CLI synchronously and returns its stdout. */
+export function ledgerCli(db: string, args: string[]): string {
+  return execFileSync(process.execPath, [LEDGER_BIN, '--db', db, ...args], {
+    cwd: ROOT, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/**
+ * Latency of the disk's flush: `count` times, overwrite 4 KiB of a file and fsync it. FULL
+ * commits pay this once each, so it explains most of the run-to-run spread of FULL figures.
+ */
+export function fsyncProbe(dir: string, count = 200): LatencySummary {
+  const path = join(dir, 'fsync-probe.bin');
+  const fd = openSync(path, 'w');
+  const block = Buffer.alloc(4096, 1);
+  const times = new Float64Array(count);
+  try {
+    for (let i = 0; i < count; i++) {
+      const t0 = performance.now();
+      writeSync(fd, block, 0, block.length, 0);
+      fsyncSync(fd);
+      times[i] = performance.now() - t0;
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(path, { force: true });
+  }
+  return summarize(times);
+}
+
+export function makeTempDir(base: string): string {
+  return mkdtempSync(join(base, 'ledger-bench-'));
+}
+
+export function removeDir(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}
+
+/**
+ * CPU seconds a process has used so far, from /proc: the sum of its threads' run time in
+ * nanoseconds (/proc/PID/task/TID/schedstat), else utime + stime in clock ticks; undefined when
+ * /proc is missing.
+ */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch { /* the thread ended */ }
+    }
+    if (ns > 0) return ns / 1e9;
+  } catch { /* fall through */ }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[11] = utime, fields[12] = stime (fields 14 and 15 of proc(5)), in clock ticks.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds the whole machine has been busy (all cores, every process), from /proc/stat. */
+export function machineBusySeconds(): number | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
+    return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tracks the CPU that processes other than the benchmark's own used during a measurement. */
+export class OtherCpu {
+  private readonly machine0 = machineBusySeconds();
+  private readonly own0: number[];
+  private readonly self0 = process.cpuUsage();
+  private readonly t0 = performance.now();
+
+  constructor(private readonly pids: number[]) {
+    this.own0 = pids.map((pid) => processCpuSeconds(pid) ?? 0);
+  }
+
+  /** Cores' worth of CPU used by everything else (0.0 on a quiet machine; 1.0 = one full core). */
+  cores(): number | undefined {
+    const machine1 = machineBusySeconds();
+    if (this.machine0 === undefined || machine1 === undefined) return undefined;
+    const self = process.cpuUsage(this.self0);
+    const own = this.pids.reduce((sum, pid, i) => sum + ((processCpuSeconds(pid) ?? 0) - this.own0[i]!), 0)
+      + (self.user + self.system) / 1e6;
+    const seconds = (performance.now() - this.t0) / 1000;
+    return Math.max(0, (machine1 - this.machine0 - own) / seconds);
+  }
+}
+
+export interface Server {
+  child: ChildProcess;
+  pid: number;
+  baseUrl: string;
+  output: () => string;
+}
+
+/**
+ * Starts `ledger serve` on 127.0.0.1 with a free port chosen by the kernel (--port 0; the real
+ * address is read from the server's start-up line), pinned to `cpu` when taskset exists.
+ */
+export async function startServer(db: string, env: Record<string, string>, cpu: number, nodeArgs: string[] = []): Promise<Server> {
+  const args = [...nodeArgs, LEDGER_BIN, '--db', db, 'serve', '--host', '127.0.0.1', '--port', '0'];
+  const [command, commandArgs] = HAS_TASKSET
+    ? ['taskset', ['-c', String(cpu), process.execPath, ...args]]
+    : [process.execPath, args];
+  const child = spawn(command, commandArgs as string[], {
+    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const keep = (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+    if (text.length > 100_000) text = text.slice(-50_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const server: Server = { child, pid: child.pid!, baseUrl: '', output: () => text };
+  running.add(server);
+  child.once('exit', () => running.delete(server));
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const match = /ledger listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+    if (match) {
+      server.baseUrl = match[1]!;
+      return server;
+    }
+    if (child.exitCode !== null || child.signalCode !== null) break;
+    await sleep(20);
+  }
+  await stopServer(server);
+  throw new Error(`ledger serve did not start:\n${text}`);
+}
+
+const running = new Set<Server>();
+
+/** Kills the servers still running (by pid) when the benchmark itself is interrupted. */
+export function killRunningServers(): void {
+  for (const server of running) {
+    try { process.kill(server.pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+}
+
+/** SIGTERM (the server closes cleanly and writes its CPU profile), then SIGKILL after 10 s. */
+export async function stopServer(server: Server): Promise<void> {
+  const { child } = server;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP client
+
+export interface Response {
+  status: number;
+  body: string;
+}
+
+export class Client {
+  readonly agent: http.Agent;
+  private readonly url: URL;
+
+  constructor(baseUrl: string, maxSockets: number, private readonly apiKey?: string) {
+    this.url = new URL(baseUrl);
+    this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  }
+
+  request(method: string, path: string, body?: unknown, authenticated = true): Promise<Response> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = {};
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    if (authenticated && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    return new Promise((done, fail) => {
+      const req = http.request({
+        host: this.url.hostname, port: this.url.port, method, path, headers, agent: this.agent,
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', fail);
+      });
+      req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path}: no answer in 30 s`)));
+      req.on('error', fail);
+      req.end(payload);
+    });
+  }
+
+  /** Sends and insists on `expected`; returns the parsed JSON body. */
+  async json<T>(method: string, path: string, body: unknown, expected: number): Promise<T> {
+    const response = await this.request(method, path, body);
+    if (response.status !== expected) {
+      throw new Error(`${method} ${path}: expected ${expected}, got ${response.status}: ${response.body.slice(0, 500)}`);
+    }
+    return JSON.parse(response.body) as T;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+export interface LoadResult {
+  count: number;
+  seconds: number;
+  latenciesMs: Float64Array;
+}
+
+/**
+ * Runs `count` calls of `one(i)` with `concurrency` workers, each starting its next call as soon
+ * as the previous one answered (closed loop). Stops early at `maxSeconds` (then count < asked).
+ */
+export async function closedLoop(count: number, concurrency: number, maxSeconds: number,
+  one: (index: number) => Promise<void>): Promise<LoadResult> {
+  const latencies = new Float64Array(count);
+  let next = 0;
+  let done = 0;
+  let failure: { error: unknown } | undefined;
+  const deadline = performance.now() + maxSeconds * 1000;
+  const start = performance.now();
+  const worker = async () => {
+    while (next < count && failure === undefined && performance.now() < deadline) {
+      const index = next++;
+      const t0 = performance.now();
+      try {
+        await one(index);
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
+      latencies[done++] = performance.now() - t0;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  const seconds = (performance.now() - start) / 1000;
+  if (failure !== undefined) throw failure.error;
+  return { count: done, seconds, latenciesMs: latencies.subarray(0, done) };
+}
+
+export interface LatencySummary {
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+export function summarize(latenciesMs: Float64Array): LatencySummary {
+  const sorted = Float64Array.from(latenciesMs).sort();
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+  let sum = 0;
+  for (const value of sorted) sum += value;
+  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN, mean: sum / sorted.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+export function fmt(value: number, digits = 0): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
+  return [line(headers), `|${widths.map((w, i) => (i === 0 ? `-${'-'.repeat(w)}-` : `-${'-'.repeat(w)}:`)).join('|')}|`,
+    ...rows.map(line)].join('\n');
+}
+
+export function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
