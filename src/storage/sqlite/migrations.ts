@@ -182,4 +182,13 @@ CREATE TABLE refresh_tokens (
 CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
 `,
   },
+  {
+    version: 3,
+    name: 'closing entries index',
+    sql: `
+-- The income statement subtracts closing entries; they are few (one per closed period), so a
+-- partial index finds them without reading every entry.
+CREATE INDEX journal_entries_closing ON journal_entries(period_id, entry_date) WHERE entry_type = 'closing';
+`,
+  },
 ];
