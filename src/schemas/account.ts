@@ -65,7 +65,8 @@ export const AccountBalance = Type.Object({
 });
 export type AccountBalanceView = Static<typeof AccountBalance>;
 
-export const AccountTransaction = Type.Object({
+/** The fields of an account's line in /transactions and in the general ledger. */
+export const accountLineFields = {
   line_id: Id,
   journal_entry_id: Id,
   entry_date: DateString,
@@ -74,10 +75,11 @@ export const AccountTransaction = Type.Object({
   reference: Nullable(Type.String()),
   account_id: Id,
   account_number: Type.String(),
-  account_name: Type.String(),
   debit_amount: Amount,
   credit_amount: Amount,
   display_debit: DisplayAmount,
   display_credit: DisplayAmount,
-});
+};
+
+export const AccountTransaction = Type.Object({ ...accountLineFields, account_name: Type.String() });
 export type AccountTransactionView = Static<typeof AccountTransaction>;

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { accountLineFields } from './account.js';
 import { Amount, DateString, DisplayAmount, Id, Nullable, PageQuery } from './common.js';
 
 
@@ -93,19 +94,8 @@ export const GeneralLedgerQuery = Type.Object({
 export type GeneralLedgerInput = Static<typeof GeneralLedgerQuery>;
 
 export const GeneralLedgerLine = Type.Object({
-  line_id: Id,
-  journal_entry_id: Id,
-  entry_date: DateString,
-  description: Type.String({ description: "The journal entry's description" }),
-  line_description: Nullable(Type.String()),
-  reference: Nullable(Type.String()),
-  account_id: Id,
-  account_number: Type.String(),
-  debit_amount: Amount,
-  credit_amount: Amount,
+  ...accountLineFields,
   running_balance: Amount,
-  display_debit: DisplayAmount,
-  display_credit: DisplayAmount,
   display_running_balance: DisplayAmount,
 });
 export type GeneralLedgerLineView = Static<typeof GeneralLedgerLine>;

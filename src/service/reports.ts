@@ -18,6 +18,7 @@ import { lineScopeOf, postingAccountIds, sumTotals } from './accounts.js';
 import type { ServiceContext } from './context.js';
 import type { DateRange, Keyset } from './ports/ledger-store.js';
 import { RETAINED_EARNINGS_KEY } from './settings.js';
+import { accountLineView } from './views.js';
 
 async function reportInputs(ctx: ServiceContext): Promise<ReportInputs> {
   const accounts = await ctx.store.allAccounts();
@@ -170,19 +171,8 @@ export async function generalLedger(ctx: ServiceContext, input: GeneralLedgerInp
       running -= effect;
     }
     return {
-      line_id: line.id,
-      journal_entry_id: line.journal_entry_id,
-      entry_date: line.entry_date,
-      description: line.entry_description,
-      line_description: line.description,
-      reference: line.reference,
-      account_id: line.account_id,
-      account_number: line.account_number,
-      debit_amount: line.debit_amount.toString(),
-      credit_amount: line.credit_amount.toString(),
+      ...accountLineView(line, scale),
       running_balance: after.toString(),
-      display_debit: formatAmount(line.debit_amount, scale),
-      display_credit: formatAmount(line.credit_amount, scale),
       display_running_balance: formatAmount(after, scale),
     };
   });
