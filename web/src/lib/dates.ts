@@ -53,17 +53,21 @@ function parseIso(iso: string): Date {
   return new Date(year, month - 1, day);
 }
 
-/** A short label for a period: "Mar 2026" when it is one calendar month, else its name. */
-export function shortPeriodLabel(period: { name: string; start_date: string; end_date: string }): string {
+/** Whether the period is exactly one calendar month. */
+function isCalendarMonth(period: { start_date: string; end_date: string }): boolean {
   const start = parseIso(period.start_date);
   const end = parseIso(period.end_date);
-  const wholeMonth = start.getDate() === 1 && end.getMonth() === start.getMonth() && end.getFullYear() === start.getFullYear()
+  return start.getDate() === 1 && end.getMonth() === start.getMonth() && end.getFullYear() === start.getFullYear()
     && new Date(end.getFullYear(), end.getMonth(), end.getDate() + 1).getDate() === 1;
-  return wholeMonth ? start.toLocaleDateString('en', { month: 'short', year: 'numeric' }) : period.name;
+}
+
+/** A short label for a period: "Mar 2026" when it is one calendar month, else its name. */
+export function shortPeriodLabel(period: { name: string; start_date: string; end_date: string }): string {
+  return isCalendarMonth(period)
+    ? parseIso(period.start_date).toLocaleDateString('en', { month: 'short', year: 'numeric' }) : period.name;
 }
 
 /** The shortest label: "Mar" for a calendar month, else the period's name. */
 export function tinyPeriodLabel(period: { name: string; start_date: string; end_date: string }): string {
-  const label = shortPeriodLabel(period);
-  return label === period.name ? period.name : label.split(' ')[0] ?? label;
+  return isCalendarMonth(period) ? parseIso(period.start_date).toLocaleDateString('en', { month: 'short' }) : period.name;
 }
