@@ -26,7 +26,10 @@ export interface ServiceOptions {
 }
 
 export class ServiceContext {
-  /** asset_scale never changes after creation, so currencies are cached for formatting. */
+  /**
+   * code and asset_scale never change after creation, so currencies are cached for formatting;
+   * name and symbol can change (PATCH), so read those from the store, not from this cache.
+   */
   private readonly currencies = new Map<string, Currency>();
 
   constructor(
