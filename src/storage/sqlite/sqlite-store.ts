@@ -568,9 +568,19 @@ export class SqliteStore extends SqliteReads implements LedgerStore {
   private flushing = false;
   private scheduled = false;
 
+  /** Transaction control runs for every queued job, so its statements are prepared once. */
+  private readonly control: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit', Database.Statement>;
+
   constructor(private readonly writer: Sqlite, private readonly reader: Sqlite) {
     super(reader);
     this.writeSide = new SqliteTx(writer);
+    this.control = {
+      begin: writer.prepare('BEGIN IMMEDIATE'),
+      savepoint: writer.prepare('SAVEPOINT job'),
+      release: writer.prepare('RELEASE job'),
+      rollbackTo: writer.prepare('ROLLBACK TO job'),
+      commit: writer.prepare('COMMIT'),
+    };
   }
 
   write<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T> {
@@ -592,42 +602,46 @@ export class SqliteStore extends SqliteReads implements LedgerStore {
   private async flush(): Promise<void> {
     this.flushing = true;
     const batch = this.queue.splice(0, MAX_JOBS_PER_COMMIT);
-    const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
-      this.writer.exec('BEGIN IMMEDIATE');
+      await this.commitBatch(batch);
     } catch (error) {
+      // The transaction failed as a whole (busy past the timeout, disk full, I/O error):
+      // nothing of the batch was committed and every job of it is told so.
+      if (this.writer.inTransaction) {
+        try { this.writer.exec('ROLLBACK'); } catch { /* the connection already rolled back */ }
+      }
+      const failure = translateError(error);
+      for (const job of batch) job.reject(failure);
+    } finally {
       this.flushing = false;
-      for (const job of batch) job.reject(translateError(error));
-      this.schedule();
-      return;
+      if (this.queue.length > 0) this.schedule();
     }
+  }
+
+  /** Runs each job under its own savepoint in one transaction; settles the jobs after COMMIT. */
+  private async commitBatch(batch: readonly WriteJob[]): Promise<void> {
+    this.control.begin.run();
+    const outcomes: { ok: boolean; value: unknown }[] = [];
     for (const job of batch) {
-      this.writer.exec('SAVEPOINT job');
+      this.control.savepoint.run();
       try {
         const value = await job.work(this.writeSide);
-        this.writer.exec('RELEASE job');
+        this.control.release.run();
         outcomes.push({ ok: true, value });
       } catch (error) {
-        this.writer.exec('ROLLBACK TO job');
-        this.writer.exec('RELEASE job');
+        // Some errors make SQLite roll back the whole transaction; then the batch fails.
+        if (!this.writer.inTransaction) throw error;
+        this.control.rollbackTo.run();
+        this.control.release.run();
         outcomes.push({ ok: false, value: translateError(error) });
       }
     }
-    let commitError: unknown;
-    try {
-      this.writer.exec('COMMIT');
-    } catch (error) {
-      commitError = translateError(error);
-      if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
-    }
-    this.flushing = false;
+    this.control.commit.run();
     batch.forEach((job, index) => {
       const outcome = outcomes[index]!;
-      if (commitError !== undefined) job.reject(commitError);
-      else if (outcome.ok) job.resolve(outcome.value);
+      if (outcome.ok) job.resolve(outcome.value);
       else job.reject(outcome.value);
     });
-    if (this.queue.length > 0) this.schedule();
   }
 
   async ping(): Promise<boolean> {
