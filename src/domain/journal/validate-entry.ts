@@ -5,13 +5,15 @@
  * When an entry breaks several rules, the first failing check in this order is reported
  * (documented in docs/errors.md):
  *  1. fewer than 2 lines                                    VALIDATION_ERROR (field `lines`)
- *  2. per line, in order: amount format, both or neither side, unknown account
+ *  2. every line in order: amount format, then both or neither side
  *                                                           VALIDATION_ERROR (field `lines[i]...`)
- *  3. per line, in order: inactive account                  INACTIVE_ACCOUNT
- *  4. per line, in order: control account                   CONTROL_ACCOUNT
- *  5. lines in more than one currency                       CURRENCY_MISMATCH
- *  6. debits differ from credits                            UNBALANCED_ENTRY
- *  7. entry date outside every open period                  NO_OPEN_PERIOD
+ *  3. every line in order: the account exists               VALIDATION_ERROR (`lines[i].account_id`)
+ *  4. every line in order: inactive account                 INACTIVE_ACCOUNT (not for closing entries)
+ *  5. every line in order: control account                  CONTROL_ACCOUNT
+ *  6. lines in more than one currency                       CURRENCY_MISMATCH
+ *  7. debits differ from credits, then a total above 2^127-1 UNBALANCED_ENTRY / VALIDATION_ERROR
+ *  8. entry date outside every open period                  NO_OPEN_PERIOD
+ * Steps 1-2 are `parseLines` (no ledger state needed); 3-8 are `validateEntry`.
  */
 import { LedgerError, validationError } from '../errors.js';
 import { MAX_AMOUNT, ZERO, parseLineAmount, type AmountMinor } from '../money/amount.js';
