@@ -2,9 +2,9 @@
  * The storage limit: a bare better-sqlite3 loop writing the same rows as the SQLite adapter
  * (src/storage/sqlite/sqlite-store.ts, SqliteTx.insertEntry) for a two-line entry: one
  * journal_entries row, two journal_lines rows, read-modify-write of account_balances,
- * account_period_totals and account_daily_totals for both accounts and of currency_totals
- * (keep this in step with insertEntry when it changes), on a schema created by
- * `ledger init`, with the adapter's pragmas (WAL, foreign_keys=ON). No HTTP and no validation
+ * account_period_totals and account_daily_totals for both accounts and of currency_totals (its
+ * read stands for the service's bound check, whose result insertEntry writes). Keep this in step
+ * with insertEntry when it changes. The schema is created by `ledger init`, with the adapter's pragmas (WAL, foreign_keys=ON). No HTTP and no validation
  * reads: what is left is SQLite plus the driver.
  *
  * Cases (a)-(d) are the plain storage limit. (e) adds the adapter's group-commit shape: many

@@ -29,7 +29,8 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
   const period = await tx.findPeriodContaining(entryDate);
   const valid = validateEntry(entryDate, lines, { accounts, period, allowInactiveAccounts: meta.entry_type === 'closing' });
   // The currency's all-time debit total bounds every balance and report total in it.
-  if ((await tx.currencyDebitTotal(valid.currency_id)) + valid.total > MAX_AMOUNT) {
+  const currencyDebitTotal = (await tx.currencyDebitTotal(valid.currency_id)) + valid.total;
+  if (currencyDebitTotal > MAX_AMOUNT) {
     throw validationError('Posting this entry would take the currency\'s totals beyond 2^127 - 1', 'lines',
       'Amounts this large cannot be summed exactly in 128 bits; use a currency with a smaller asset_scale');
   }
@@ -48,7 +49,7 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
     currency_id: valid.currency_id,
     lines: valid.lines.map((line) => ({ id: ctx.runtime.newId(), ...line })),
   };
-  await tx.insertEntry(entry);
+  await tx.insertEntry(entry, currencyDebitTotal);
   return {
     ...entry,
     lines: entry.lines.map((line) => {

@@ -144,8 +144,12 @@ export interface LedgerWrites {
   insertPeriod(period: Period): Promise<void>;
   updatePeriod(id: string, changes: Partial<Pick<Period, 'status' | 'closed_at' | 'closed_by' | 'closing_entry_id'>>): Promise<void>;
 
-  /** Inserts the entry and its lines and adds them to every maintained total, atomically. */
-  insertEntry(entry: JournalEntry): Promise<void>;
+  /**
+   * Inserts the entry and its lines and adds them to every maintained total, atomically.
+   * `currencyDebitTotal` is the currency's all-time debit total including this entry, which the
+   * caller has read (`currencyDebitTotal`) and checked against the 128-bit bound.
+   */
+  insertEntry(entry: JournalEntry, currencyDebitTotal: bigint): Promise<void>;
 
   setSetting(key: string, value: string): Promise<void>;
 

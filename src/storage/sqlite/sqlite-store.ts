@@ -452,7 +452,7 @@ class SqliteTx extends SqliteReads implements LedgerTx {
     this._update('periods', id, changes);
   }
 
-  async insertEntry(entry: JournalEntry): Promise<void> {
+  async insertEntry(entry: JournalEntry, currencyDebitTotal: bigint): Promise<void> {
     const result = this._run(`INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
       entry_type, reverses_id, created_by, posted_at, currency_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     entry.id, entry.entry_date, entry.description, entry.reference,
@@ -460,7 +460,6 @@ class SqliteTx extends SqliteReads implements LedgerTx {
     entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id);
     const entrySeq = result.lastInsertRowid;
     const perAccount = new Map<string, { debits: bigint; credits: bigint }>();
-    let entryDebits = 0n;
     for (const line of entry.lines) {
       this._run(`INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount,
         credit_amount, description) VALUES (?, ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`,
@@ -470,7 +469,6 @@ class SqliteTx extends SqliteReads implements LedgerTx {
       sums.debits += line.debit_amount;
       sums.credits += line.credit_amount;
       perAccount.set(line.account_id, sums);
-      entryDebits += line.debit_amount;
     }
     for (const [accountId, sums] of perAccount) {
       this._addTotals('account_balances', 'account_id = ?', [accountId], sums,
@@ -480,11 +478,8 @@ class SqliteTx extends SqliteReads implements LedgerTx {
       this._addTotals('account_daily_totals', 'account_id = ? AND entry_date = ?', [accountId, entry.entry_date], sums,
         'INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total) VALUES (?, ?, ?, ?)');
     }
-    const current = this._get<{ debit_total: string }>(
-      'SELECT debit_total FROM currency_totals WHERE currency_id = ?', entry.currency_id);
-    const next = (current ? BigInt(current.debit_total) : 0n) + entryDebits;
     this._run(`INSERT INTO currency_totals (currency_id, debit_total) VALUES (?, ?)
-      ON CONFLICT (currency_id) DO UPDATE SET debit_total = excluded.debit_total`, entry.currency_id, next.toString());
+      ON CONFLICT (currency_id) DO UPDATE SET debit_total = excluded.debit_total`, entry.currency_id, currencyDebitTotal.toString());
   }
 
   /** Read-modify-write of a totals row; exact bigint arithmetic, run inside the write transaction. */
