@@ -20,11 +20,15 @@ import type { DateRange, Keyset } from './ports/ledger-store.js';
 import { RETAINED_EARNINGS_KEY } from './settings.js';
 import { accountLineView } from './views.js';
 
+/** Every account, and the scale of every currency (a report currency may have no accounts yet). */
 async function reportInputs(ctx: ServiceContext): Promise<ReportInputs> {
   const accounts = await ctx.store.allAccounts();
   const scales = new Map<string, number>();
-  for (const account of accounts) {
-    if (!scales.has(account.currency_id)) scales.set(account.currency_id, await ctx.scaleOf(account.currency_id));
+  let page = await ctx.store.listCurrencies({ limit: 200 });
+  for (;;) {
+    for (const currency of page.items) scales.set(currency.id, currency.asset_scale);
+    if (page.next === undefined) break;
+    page = await ctx.store.listCurrencies({ limit: 200, after: page.next });
   }
   return { accounts: new Map(accounts.map((account) => [account.id, account])), scales };
 }
@@ -42,37 +46,25 @@ async function periodOf(ctx: ServiceContext, id: string | undefined): Promise<Pe
  */
 async function reportCurrency(ctx: ServiceContext, inputs: ReportInputs, requested: string | undefined): Promise<string> {
   if (requested !== undefined) {
-    if (!(await ctx.store.getCurrency(requested))) throw notFound('Currency', requested, 'currency_id');
+    if (!inputs.scales.has(requested)) throw notFound('Currency', requested, 'currency_id');
     return requested;
   }
   const retainedEarningsId = await ctx.store.getSetting(RETAINED_EARNINGS_KEY);
   const retainedEarnings = retainedEarningsId === undefined ? undefined : inputs.accounts.get(retainedEarningsId);
   if (retainedEarnings) return retainedEarnings.currency_id;
-  const inUse = [...inputs.scales.keys()];
-  if (inUse.length === 1) return inUse[0]!;
-  if (inUse.length === 0) {
-    const currencies = await ctx.store.listCurrencies({ limit: 2 });
-    if (currencies.items.length === 1) return currencies.items[0]!.id;
-  }
+  const inUse = new Set([...inputs.accounts.values()].map((account) => account.currency_id));
+  const candidates = inUse.size > 0 ? [...inUse] : [...inputs.scales.keys()];
+  if (candidates.length === 1) return candidates[0]!;
   throw validationError('The ledger has several currencies (or none); choose one', 'currency_id',
     'Pass currency_id; reports never add amounts of different currencies');
 }
 
-/**
- * The report currency may have no accounts yet (so no scale in `inputs`); its zeros still need
- * formatting at its own asset_scale.
- */
-async function withScaleOf(ctx: ServiceContext, inputs: ReportInputs, currencyId: string): Promise<ReportInputs> {
-  if (inputs.scales.has(currencyId)) return inputs;
-  return { ...inputs, scales: new Map([...inputs.scales, [currencyId, await ctx.scaleOf(currencyId)]]) };
-}
-
 export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput): Promise<TrialBalance> {
   const period = await periodOf(ctx, input.period_id);
-  if (input.currency_id !== undefined && !(await ctx.store.getCurrency(input.currency_id))) {
+  const inputs = await reportInputs(ctx);
+  if (input.currency_id !== undefined && !inputs.scales.has(input.currency_id)) {
     throw notFound('Currency', input.currency_id, 'currency_id');
   }
-  const inputs = await reportInputs(ctx);
   const totals = await ctx.store.accountTotals({ period_id: period?.id });
   return buildTrialBalance(inputs, totals, { period_id: period?.id ?? null, currency_id: input.currency_id ?? null });
 }
@@ -87,7 +79,7 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
   const inputs = await reportInputs(ctx);
   const currencyId = await reportCurrency(ctx, inputs, input.currency_id);
   const totals = await ctx.store.accountTotals(through === undefined ? {} : { before_date: nextDay(through) });
-  return buildBalanceSheet(await withScaleOf(ctx, inputs, currencyId), totals,
+  return buildBalanceSheet(inputs, totals,
     { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
 }
 
@@ -113,7 +105,7 @@ export async function incomeStatement(ctx: ServiceContext, input: IncomeStatemen
     ? { period_id: range.period.id } : { range: { start_date: range.start_date, end_date: range.end_date } });
   const withoutClosing = new Map<string, Totals>();
   for (const [accountId, total] of totals) withoutClosing.set(accountId, subtractTotals(total, closing.get(accountId)));
-  return buildIncomeStatement(await withScaleOf(ctx, inputs, currencyId), withoutClosing, {
+  return buildIncomeStatement(inputs, withoutClosing, {
     currency_id: currencyId, period_id: range.period?.id ?? null,
     start_date: range.period?.start_date ?? range.start_date ?? null, end_date: range.period?.end_date ?? range.end_date ?? null,
   });
