@@ -49,28 +49,7 @@ function normaliseEmail(email: string): string {
   return email.trim();
 }
 
-const MAX_NAME_LENGTH = 200;
-const MAX_EMAIL_LENGTH = 254;
-const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+$/;
-
-/**
- * The HTTP schemas check these too, but the command line reaches the service without them, and
- * both faces must accept the same users.
- */
-function assertName(name: string): void {
-  if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
-    throw validationError(`name must have 1 to ${MAX_NAME_LENGTH} characters`, 'name');
-  }
-}
-
-function assertEmail(email: string): void {
-  if (email.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email)) {
-    throw validationError('email must be an e-mail address', 'email', 'Give an address such as ann@example.com');
-  }
-}
-
 export async function createServiceAccount(ctx: ServiceContext, actor: Actor | null, input: CreateServiceAccountInput): Promise<ServiceAccountCreatedView> {
-  assertName(input.name);
   const permissions = input.permissions ?? (actor === null ? ADMIN_PERMISSIONS : {});
   assertPermissionKeys(permissions);
   authorizeGrant(actor, permissions);
@@ -88,8 +67,6 @@ export async function createServiceAccount(ctx: ServiceContext, actor: Actor | n
 
 /** Builds a human user record; the password is hashed before any transaction starts. */
 export async function newHumanUser(ctx: ServiceContext, input: CreateUserInput, permissions: Permissions): Promise<StoredUser> {
-  assertName(input.name);
-  assertEmail(normaliseEmail(input.email));
   assertPermissionKeys(permissions);
   assertPasswordAcceptable(input.password);
   return {

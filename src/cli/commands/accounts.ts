@@ -7,6 +7,7 @@ import { collect } from '../paging.js';
 import { parseLimit } from '../parse.js';
 import { printFields, yesNo } from '../render/format.js';
 import { printTable } from '../render/table.js';
+import { checkedBody } from '../checked-body.js';
 import { withService } from '../with-service.js';
 
 const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'];
@@ -71,11 +72,12 @@ Examples:
   $ ledger accounts create --number 1200 --name Receivables --currency <usd-id> --type asset --normal-balance debit --subledger
   $ ledger accounts create --number 1200-001 --name "Receivable: Acme" --parent <1200-id> --entity acme`)
     .action(withService(async (service, { json }, options: { number: string; name: string; currency?: string; type?: AccountView['account_type']; normalBalance?: 'debit' | 'credit'; subledger?: boolean; parent?: string; entity?: string; xbrl?: string }) => {
-      const account = await service.createAccount(LOCAL_OPERATOR, {
+      const body = await checkedBody(async () => (await import('../../schemas/account.js')).CreateAccountBody, {
         account_number: options.number, name: options.name, currency_id: options.currency, account_type: options.type,
         normal_balance: options.normalBalance, has_subledger: options.subledger, parent_id: options.parent,
         entity_id: options.entity, xbrl_tag: options.xbrl,
       });
+      const account = await service.createAccount(LOCAL_OPERATOR, body);
       if (json) printJson({ data: account });
       else process.stdout.write(`Created account ${account.account_number} ${account.name} (${account.id})\n`);
     }));

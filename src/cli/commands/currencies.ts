@@ -4,6 +4,7 @@ import { LOCAL_OPERATOR } from '../../service/actor.js';
 import type { CurrencyView } from '../../schemas/currency.js';
 import { printJson } from '../output.js';
 import { printTable } from '../render/table.js';
+import { checkedBody } from '../checked-body.js';
 import { withService } from '../with-service.js';
 import { collect } from '../paging.js';
 import { parseInteger, parseLimit } from '../parse.js';
@@ -37,11 +38,11 @@ export function registerCurrencyCommands(program: Command): void {
     .requiredOption('--caip19 <id>', 'unique CAIP-19 asset id, e.g. eip155:1/slip44:60')
     .addHelpText('after', '\nExample:\n  $ ledger currencies create --code ETH --name Ether --symbol Ξ --asset-scale 18 --type crypto --caip19 eip155:1/slip44:60')
     .action(withService(async (service, { json }, options: { code: string; name: string; symbol: string; assetScale: number; type: 'fiat' | 'crypto'; caip19: string }) => {
-      const { parseWithSchema } = await import('../../schemas/validate.js');
-      const { CreateCurrencyBody } = await import('../../schemas/currency.js');
-      const body = { code: options.code, name: options.name, symbol: options.symbol, asset_scale: options.assetScale,
-        asset_type: options.type, caip19_id: options.caip19 };
-      const currency = await service.createCurrency(LOCAL_OPERATOR, parseWithSchema(CreateCurrencyBody, body));
+      const body = await checkedBody(async () => (await import('../../schemas/currency.js')).CreateCurrencyBody, {
+        code: options.code, name: options.name, symbol: options.symbol, asset_scale: options.assetScale,
+        asset_type: options.type, caip19_id: options.caip19,
+      });
+      const currency = await service.createCurrency(LOCAL_OPERATOR, body);
       if (json) printJson({ data: currency });
       else process.stdout.write(`Created currency ${currency.code} (${currency.id})\n`);
     }));

@@ -6,6 +6,7 @@ import { printJson } from '../output.js';
 import { collect } from '../paging.js';
 import { parseLimit } from '../parse.js';
 import { printTable } from '../render/table.js';
+import { checkedBody } from '../checked-body.js';
 import { actorFromApiKey, withService } from '../with-service.js';
 import { printEntry } from './journal-entries.js';
 
@@ -44,7 +45,9 @@ export function registerPeriodCommands(program: Command): void {
     .requiredOption('--end <date>', 'last day, YYYY-MM-DD')
     .addHelpText('after', '\nExample:\n  $ ledger periods create --name "January 2026" --start 2026-01-01 --end 2026-01-31')
     .action(withService(async (service, { json }, options: { name: string; start: string; end: string }) => {
-      const period = await service.createPeriod(LOCAL_OPERATOR, { name: options.name, start_date: options.start, end_date: options.end });
+      const body = await checkedBody(async () => (await import('../../schemas/period.js')).CreatePeriodBody,
+        { name: options.name, start_date: options.start, end_date: options.end });
+      const period = await service.createPeriod(LOCAL_OPERATOR, body);
       if (json) printJson({ data: period });
       else process.stdout.write(`Created period ${period.name} ${period.start_date}..${period.end_date} (${period.id})\n`);
     }));

@@ -1,5 +1,6 @@
 /** `ledger users ...`: list, get and create users and service accounts on the database file. */
 import { type Command, InvalidArgumentError } from 'commander';
+import { checkedBody } from '../checked-body.js';
 import { withService } from '../with-service.js';
 import { printJson } from '../output.js';
 import { printTable } from '../render/table.js';
@@ -57,7 +58,8 @@ export function registerUserCommands(program: Command): void {
     .option('--permissions <json>', 'permissions object; default {"admin": true}', parsePermissions)
     .addHelpText('after', '\nExample:\n  $ ledger users create --name "Ann" --email ann@example.com --password "correct horse" --permissions \'{"journals:create": true}\'')
     .action(withService(async (service, { json }, options: { name: string; email: string; password: string; permissions?: Record<string, boolean> }) => {
-      const user = await service.createUser(null, options);
+      const body = await checkedBody(async () => (await import('../../schemas/user.js')).CreateUserBody, { ...options });
+      const user = await service.createUser(null, body);
       if (json) printJson({ data: user });
       else process.stdout.write(`Created user ${user.name} <${user.email}> (${user.id})\n`);
     }));
@@ -68,7 +70,9 @@ export function registerUserCommands(program: Command): void {
     .option('--permissions <json>', 'permissions object; default {"admin": true}', parsePermissions)
     .addHelpText('after', '\nExample:\n  $ ledger users create-service-account --name "Billing agent" --permissions \'{"journals:create": true}\'')
     .action(withService(async (service, { json }, options: { name: string; permissions?: Record<string, boolean> }) => {
-      const created = await service.createServiceAccount(null, { name: options.name, permissions: options.permissions });
+      const body = await checkedBody(async () => (await import('../../schemas/user.js')).CreateServiceAccountBody,
+        { name: options.name, permissions: options.permissions });
+      const created = await service.createServiceAccount(null, body);
       if (json) printJson({ data: created });
       else {
         process.stdout.write(`Created service account ${created.name} (${created.id})\n`);
