@@ -42,6 +42,10 @@ function describeIssue(issue: SchemaIssue, field: string | undefined): { message
           suggestion: 'Send amounts as strings in the smallest currency unit, e.g. "25000" for 250.00' };
       }
       return { message: `${name} must be of type ${String(issue.params.type)}` };
+    case 'minLength':
+      return { message: issue.params.limit === 1 ? `${name} must not be empty` : `${name} must have at least ${String(issue.params.limit)} characters` };
+    case 'maxLength':
+      return { message: `${name} must have at most ${String(issue.params.limit)} characters` };
     case 'minProperties':
       return { message: 'The request body must change at least one field' };
     default:

@@ -17,6 +17,14 @@ describe('periods', () => {
     expect(typeof response.body.data.id).toBe('string');
   });
 
+  it('refuses an empty name and an over-long one, saying which limit was broken', async () => {
+    const empty = await api.request('POST', '/api/v1/periods', { name: '', start_date: '2031-01-01', end_date: '2031-01-31' });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'name', message: 'name must not be empty' });
+    const long = await api.request('POST', '/api/v1/periods', { name: 'x'.repeat(201), start_date: '2031-01-01', end_date: '2031-01-31' });
+    expect(long.body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'name', message: 'name must have at most 200 characters' });
+  });
+
   it('gets a period by id and answers 404 NOT_FOUND for an unknown id', async () => {
     const period = await createPeriod(api, 'FY2031', '2031-01-01', '2031-12-31');
     expect(await api.request('GET', `/api/v1/periods/${period.id}`)).toMatchObject({ status: 200, body: { data: period } });
