@@ -9,6 +9,7 @@ import { fieldError, isFieldError } from '../lib/form-errors.js';
 import { accountLabel, useCurrencies } from '../lib/reference.js';
 import { toast } from '../lib/toast.js';
 import { invalidate } from '../lib/use-api.js';
+import { useSubmit } from '../lib/use-submit.js';
 
 export type AccountDialogState =
   | { mode: 'closed' }
@@ -46,8 +47,7 @@ function CreateAccountForm({ onDone, parent, controlAccounts }: { onDone: () => 
   const [control, setControl] = useState(false);
   const [entityId, setEntityId] = useState('');
   const [xbrl, setXbrl] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
   useEffect(() => {
     if (!currencyId && currencies.data?.[0]) setCurrencyId(currencies.data[0].id);
@@ -55,29 +55,24 @@ function CreateAccountForm({ onDone, parent, controlAccounts }: { onDone: () => 
 
   const chosenParent = controlAccounts.find((account) => account.id === parentId);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const body: CreateAccountInput = isSub
       ? { account_number: number.trim(), name: name.trim(), parent_id: parentId, entity_id: entityId.trim(), ...(xbrl.trim() ? { xbrl_tag: xbrl.trim() } : {}) }
       : {
         account_number: number.trim(), name: name.trim(), currency_id: currencyId, account_type: type, normal_balance: normal,
         has_subledger: control, ...(xbrl.trim() ? { xbrl_tag: xbrl.trim() } : {}),
       };
-    try {
+    void run(async () => {
       const created = await accountsApi.create(body);
       invalidate();
       toast(`Account ${accountLabel(created)} created`);
       onDone();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="form" onSubmit={(event) => void submit(event)} data-testid="account-create-form">
+    <form className="form" onSubmit={submit} data-testid="account-create-form">
       {parent === undefined && controlAccounts.length > 0 ? (
         <Checkbox label="Sub-account of a control account" checked={isSub} onChange={(event) => setIsSub(event.target.checked)}
           data-testid="account-is-sub" />
@@ -135,26 +130,20 @@ function EditAccountForm({ account, onDone }: { account: AccountView; onDone: ()
   const [name, setName] = useState(account.name);
   const [active, setActive] = useState(account.is_active);
   const [xbrl, setXbrl] = useState(account.xbrl_tag ?? '');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       await accountsApi.update(account.id, { name: name.trim(), is_active: active, xbrl_tag: xbrl.trim() === '' ? null : xbrl.trim() });
       invalidate();
       toast(`Account ${account.account_number} saved`);
       onDone();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="form" onSubmit={(event) => void submit(event)} data-testid="account-edit-form">
+    <form className="form" onSubmit={submit} data-testid="account-edit-form">
       <p className="muted">Number, type, currency and normal balance are fixed once an account exists.</p>
       <InputField label="Name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200}
         error={fieldError(error, 'name')} autoFocus data-testid="account-name" />

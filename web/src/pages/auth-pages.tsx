@@ -4,6 +4,7 @@ import { isApiError } from '../api/client.js';
 import { useAuth } from '../auth/auth.js';
 import { BrandMark } from '../components/layout.js';
 import { Button, ErrorNotice, InputField, Notice } from '../components/ui.js';
+import { useSubmit } from '../lib/use-submit.js';
 
 function AuthFrame({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
   return (
@@ -26,25 +27,19 @@ export function LoginPage({ reason }: { reason?: string | undefined }) {
   const { login } = useAuth();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       await login({ email: email.trim(), password });
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <AuthFrame title="Sign in" subtitle="Keep and review the books.">
       {reason ? <Notice tone="info">{reason}</Notice> : null}
-      <form className="form" onSubmit={(event) => void submit(event)} data-testid="login-form">
+      <form className="form" onSubmit={submit} data-testid="login-form">
         <InputField label="E-mail" type="email" autoComplete="username" required value={email} autoFocus
           onChange={(event) => setEmail(event.target.value)} name="email" data-testid="login-email" />
         <InputField label="Password" type="password" autoComplete="current-password" required value={password}
@@ -63,27 +58,21 @@ export function SetupPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
   const mismatch = confirm !== '' && confirm !== password;
   const tooShort = password !== '' && password.length < 8;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (mismatch || tooShort) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       await setup({ name: name.trim(), email: email.trim(), password });
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <AuthFrame title="Set up your ledger" subtitle="Create the first user. It becomes the administrator and can invite others.">
-      <form className="form" onSubmit={(event) => void submit(event)} data-testid="setup-form">
+      <form className="form" onSubmit={submit} data-testid="setup-form">
         <InputField label="Your name" required value={name} onChange={(event) => setName(event.target.value)} autoFocus
           autoComplete="name" error={fieldError(error, 'name')} data-testid="setup-name" />
         <InputField label="E-mail" type="email" required value={email} onChange={(event) => setEmail(event.target.value)}

@@ -9,6 +9,7 @@ import { fiatCaip19, fiatCurrencies } from '../lib/iso4217.js';
 import { useCurrencies } from '../lib/reference.js';
 import { toast } from '../lib/toast.js';
 import { invalidate } from '../lib/use-api.js';
+import { useSubmit } from '../lib/use-submit.js';
 
 export function CurrenciesPage() {
   const { can } = useUser();
@@ -75,8 +76,7 @@ function CreateCurrencyForm({ existing, onDone }: { existing: CurrencyView[]; on
   const [symbol, setSymbol] = useState('');
   const [scale, setScale] = useState('2');
   const [caip19, setCaip19] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
   const pickFiat = (picked: string) => {
     const row = fiat.find((candidate) => candidate.code === picked);
@@ -87,25 +87,20 @@ function CreateCurrencyForm({ existing, onDone }: { existing: CurrencyView[]; on
     setCaip19(picked ? fiatCaip19(picked) : '');
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const created = await currenciesApi.create({
         code: code.trim(), name: name.trim(), symbol: symbol.trim(), asset_scale: Number.parseInt(scale, 10), asset_type: type, caip19_id: caip19.trim(),
       });
       invalidate();
       toast(`${created.code} added`);
       onDone();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="form" onSubmit={(event) => void submit(event)} data-testid="currency-form">
+    <form className="form" onSubmit={submit} data-testid="currency-form">
       <fieldset className="segmented">
         <legend className="field__label">Kind</legend>
         <label><input type="radio" name="currency-type" checked={type === 'fiat'} onChange={() => { setType('fiat'); pickFiat(''); }}
@@ -152,26 +147,20 @@ function CreateCurrencyForm({ existing, onDone }: { existing: CurrencyView[]; on
 function EditCurrencyForm({ currency, onDone }: { currency: CurrencyView; onDone: () => void }) {
   const [name, setName] = useState(currency.name);
   const [symbol, setSymbol] = useState(currency.symbol);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       await currenciesApi.update(currency.id, { name: name.trim(), symbol: symbol.trim() });
       invalidate();
       toast(`${currency.code} saved`);
       onDone();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="form" onSubmit={(event) => void submit(event)}>
+    <form className="form" onSubmit={submit}>
       <p className="muted">Code, decimal places, type and CAIP-19 id are fixed.</p>
       <InputField label="Name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} autoFocus
         error={fieldError(error, 'name')} />

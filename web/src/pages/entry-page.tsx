@@ -11,6 +11,7 @@ import { periodCovering, useCurrencyMap, usePeriods } from '../lib/reference.js'
 import { Link, navigate } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
 import { invalidate, useApi } from '../lib/use-api.js';
+import { useSubmit } from '../lib/use-submit.js';
 
 export function EntryPage({ params }: { params: Record<string, string> }) {
   const entryId = params.id ?? '';
@@ -112,29 +113,22 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
 
 function ReverseDialog({ open, entry, onClose, defaultDate }: { open: boolean; entry: EntryView; onClose: () => void; defaultDate: string }) {
   const [date, setDate] = useState(defaultDate);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const reversal = await journalEntries.reverse(entry.id, { entry_date: date });
       invalidate();
       toast('Reversal posted');
       onClose();
       navigate(`/journal/${reversal.id}`);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <Dialog open={open} title="Reverse this entry" onClose={onClose} data-testid="reverse-dialog">
-      <form className="form" onSubmit={(event) => void submit(event)}>
+      <form className="form" onSubmit={submit}>
         <p>A new entry with every debit and credit swapped will be posted. The original stays as it is.</p>
         <InputField label="Reversal date" type="date" required value={date} onChange={(event) => setDate(event.target.value)}
           hint="Must fall in an open period." error={fieldError(error, 'entry_date')} data-testid="reverse-date" />

@@ -11,6 +11,7 @@ import { useCurrencyMap, usePeriods, useSettings } from '../lib/reference.js';
 import { Link } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
 import { invalidate } from '../lib/use-api.js';
+import { useSubmit } from '../lib/use-submit.js';
 
 export function PeriodsPage() {
   const { can } = useUser();
@@ -95,28 +96,22 @@ function CreatePeriodForm({ existing, onDone }: { existing: PeriodView[]; onDone
   const [name, setName] = useState(suggestion.name);
   const [start, setStart] = useState(suggestion.start);
   const [end, setEnd] = useState(suggestion.end);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
   const reversed = start !== '' && end !== '' && end < start;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (reversed) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const created = await periodsApi.create({ name: name.trim(), start_date: start, end_date: end });
       invalidate();
       toast(`Period ${created.name} created`);
       onDone();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="form" onSubmit={(event) => void submit(event)} data-testid="period-form">
+    <form className="form" onSubmit={submit} data-testid="period-form">
       <InputField label="Name" required value={name} onChange={(event) => setName(event.target.value)} maxLength={200} autoFocus
         error={fieldError(error, 'name')} data-testid="period-name" />
       <div className="form-row">

@@ -10,6 +10,7 @@ import { accountLabel, useAccounts, useCurrencyMap, useSettings } from '../lib/r
 import { Link } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
 import { invalidate } from '../lib/use-api.js';
+import { useSubmit } from '../lib/use-submit.js';
 
 export function SettingsPage() {
   const { can, user } = useUser();
@@ -17,26 +18,19 @@ export function SettingsPage() {
   const accounts = useAccounts();
   const currencies = useCurrencyMap();
   const [accountId, setAccountId] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
   const current = settings.data?.retained_earnings_account_id ?? '';
   useEffect(() => setAccountId(current), [current]);
   const currentAccount = accounts.data?.find((account) => account.id === current);
   const eligible = (accounts.data ?? []).filter((account) => account.account_type === 'equity' && account.is_active && !account.has_subledger);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       await settingsApi.update({ retained_earnings_account_id: accountId });
       invalidate();
       toast('Retained earnings account saved');
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -55,7 +49,7 @@ export function SettingsPage() {
           </p>
         ) : null}
         {can('settings:write') ? (
-          <form className="form form--inline" onSubmit={(event) => void submit(event)}>
+          <form className="form form--inline" onSubmit={submit}>
             <AccountSelect label="Account" accounts={accounts.data} value={accountId} onChange={setAccountId} required className="field--grow"
               filter={(account) => eligible.includes(account)} emptyLabel={eligible.length ? 'Choose an equity account…' : 'No eligible equity account'}
               error={fieldError(error, 'retained_earnings_account_id')} data-testid="retained-earnings-select" />

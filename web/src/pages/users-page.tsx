@@ -8,6 +8,7 @@ import { formatDate } from '../lib/dates.js';
 import { fieldError, isFieldError } from '../lib/form-errors.js';
 import { toast } from '../lib/toast.js';
 import { invalidate, useApi } from '../lib/use-api.js';
+import { useSubmit } from '../lib/use-submit.js';
 
 const PERMISSION_TEXT: Record<PermissionKey, string> = {
   admin: 'Everything, including granting admin',
@@ -157,28 +158,22 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [permissions, setPermissions] = useState<Permissions>({});
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
   const tooShort = password !== '' && password.length < 8;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (tooShort) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const created = await usersApi.create({ name: name.trim(), email: email.trim(), password, permissions: permissionBody(permissions) });
       invalidate();
       toast(`${created.name} can now sign in`);
       onDone();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="form" onSubmit={(event) => void submit(event)} data-testid="user-form">
+    <form className="form" onSubmit={submit} data-testid="user-form">
       <InputField label="Name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} autoFocus
         error={fieldError(error, 'name')} data-testid="user-name" />
       <InputField label="E-mail" type="email" value={email} onChange={(event) => setEmail(event.target.value)} required
@@ -199,25 +194,19 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
 function CreateServiceAccountForm({ onDone, onCreated }: { onDone: () => void; onCreated: (created: ServiceAccountCreatedView) => void }) {
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<Permissions>({});
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const created = await usersApi.createServiceAccount({ name: name.trim(), permissions: permissionBody(permissions) });
       invalidate();
       onCreated(created);
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="form" onSubmit={(event) => void submit(event)} data-testid="service-account-form">
+    <form className="form" onSubmit={submit} data-testid="service-account-form">
       <InputField label="Name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} autoFocus
         placeholder="e.g. Billing integration" error={fieldError(error, 'name')} data-testid="service-account-name" />
       <PermissionEditor value={permissions} onChange={setPermissions} />
@@ -261,26 +250,20 @@ function EditUserForm({ user, isSelf, onDone }: { user: UserView; isSelf: boolea
   const [name, setName] = useState(user.name);
   const [permissions, setPermissions] = useState<Permissions>(user.permissions);
   const [active, setActive] = useState(user.is_active);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       await usersApi.update(user.id, { name: name.trim(), permissions: permissionBody(permissions), is_active: active });
       invalidate();
       toast(`${name.trim()} saved`);
       onDone();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="form" onSubmit={(event) => void submit(event)} data-testid="user-edit-form">
+    <form className="form" onSubmit={submit} data-testid="user-edit-form">
       <InputField label="Name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200}
         error={fieldError(error, 'name')} data-testid="user-name" />
       {user.email ? <p className="muted">Signs in as {user.email}</p> : null}
