@@ -3,27 +3,12 @@ import { LedgerError } from '../errors.js';
 import { MAX_AMOUNT } from '../money/amount.js';
 import type { Account, Period } from '../types.js';
 import { type EntryContext, type LineInput, parseLines, validateEntry } from './validate-entry.js';
+import { testAccount } from '../../../test/fixtures/accounts.js';
 
 const MAX_TEXT = MAX_AMOUNT.toString();
 const ENTRY_DATE = '2026-03-15';
 
-function account(id: string, overrides: Partial<Account> = {}): Account {
-  return {
-    id,
-    account_number: `N-${id}`,
-    name: `Account ${id}`,
-    currency_id: 'usd',
-    account_type: 'asset',
-    normal_balance: 'debit',
-    has_subledger: false,
-    parent_id: null,
-    entity_id: null,
-    xbrl_tag: null,
-    is_active: true,
-    created_at: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
+const account = (id: string, overrides: Partial<Account> = {}): Account => testAccount(id, `N-${id}`, overrides);
 
 const openPeriod: Period = {
   id: 'p-2026-03',

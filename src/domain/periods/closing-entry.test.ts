@@ -4,24 +4,9 @@ import { parseLines } from '../journal/validate-entry.js';
 import { asAmount } from '../money/amount.js';
 import type { Account, Period, Totals } from '../types.js';
 import { assertRetainedEarningsAccount, computeClosingEntry } from './closing-entry.js';
+import { testAccount } from '../../../test/fixtures/accounts.js';
 
-function account(id: string, account_number: string, overrides: Partial<Account> = {}): Account {
-  return {
-    id,
-    account_number,
-    name: `Account ${id}`,
-    currency_id: 'usd',
-    account_type: 'asset',
-    normal_balance: 'debit',
-    has_subledger: false,
-    parent_id: null,
-    entity_id: null,
-    xbrl_tag: null,
-    is_active: true,
-    created_at: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
+const account = testAccount;
 
 const revenue = { account_type: 'revenue', normal_balance: 'credit' } as const;
 const expense = { account_type: 'expense', normal_balance: 'debit' } as const;

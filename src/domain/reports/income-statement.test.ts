@@ -3,14 +3,11 @@ import { asAmount } from '../money/amount.js';
 import type { Account, Totals } from '../types.js';
 import { buildIncomeStatement } from './income-statement.js';
 import type { ReportInputs } from './report-inputs.js';
+import { testAccount } from '../../../test/fixtures/accounts.js';
 
-function account(id: string, account_number: string, overrides: Partial<Account> = {}): Account {
-  return {
-    id, account_number, name: `Account ${id}`, currency_id: 'usd', account_type: 'revenue', normal_balance: 'credit',
-    has_subledger: false, parent_id: null, entity_id: null, xbrl_tag: null, is_active: true,
-    created_at: '2026-01-01T00:00:00.000Z', ...overrides,
-  };
-}
+/** Revenue accounts unless told otherwise. */
+const account = (id: string, account_number: string, overrides: Partial<Account> = {}): Account =>
+  testAccount(id, account_number, { account_type: 'revenue', normal_balance: 'credit', ...overrides });
 
 /**
  * Revenue with a control account and two sub-accounts, contra accounts on both sides (sales

@@ -3,14 +3,9 @@ import { asAmount } from '../money/amount.js';
 import type { Account, Totals } from '../types.js';
 import type { ReportInputs } from './report-inputs.js';
 import { buildTrialBalance } from './trial-balance.js';
+import { testAccount } from '../../../test/fixtures/accounts.js';
 
-function account(id: string, account_number: string, overrides: Partial<Account> = {}): Account {
-  return {
-    id, account_number, name: `Account ${id}`, currency_id: 'usd', account_type: 'asset', normal_balance: 'debit',
-    has_subledger: false, parent_id: null, entity_id: null, xbrl_tag: null, is_active: true,
-    created_at: '2026-01-01T00:00:00.000Z', ...overrides,
-  };
-}
+const account = testAccount;
 
 /**
  * USD (scale 2) and ETH (scale 18) books. Accumulated depreciation is a contra asset (credit
