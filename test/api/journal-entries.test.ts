@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ApiFixture, balanceOf, createAccount, createCurrency, createPeriod, dataOf, entryBody, expectError, postEntry,
+  type ApiFixture, balanceOf, createAccount, createCurrency, createPeriod, dataOf, expectError, postEntry,
   startApi, walkPages,
 } from '../helpers/api-fixture.js';
 

@@ -3,7 +3,7 @@ import { LedgerError } from '../errors.js';
 import { MAX_AMOUNT } from '../money/amount.js';
 import type { Account, Period } from '../types.js';
 import { type EntryContext, type LineInput, parseLines, validateEntry } from './validate-entry.js';
-import { testAccount } from '../../../test/fixtures/accounts.js';
+import { testAccount } from '../../../test/fixtures/domain.js';
 
 const MAX_TEXT = MAX_AMOUNT.toString();
 const ENTRY_DATE = '2026-03-15';

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LedgerError } from '../errors.js';
+import { thrownBy } from '../../../test/fixtures/domain.js';
 import {
   MAX_AMOUNT, MIN_AMOUNT, addChecked, asAmount, formatAmount, parseLineAmount, parseMajorUnits,
 } from './amount.js';
 
-/** Runs `action`, requires it to throw a `LedgerError`, and hands that error back for inspection. */
-function thrownBy(action: () => unknown): LedgerError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LedgerError);
-    return error as LedgerError;
-  }
-  throw new Error('expected a LedgerError, but nothing was thrown');
-}
 
 // 2^127 - 1 and -2^127 written out, so a mistake in the constants cannot hide behind itself.
 const MAX_TEXT = '170141183460469231731687303715884105727';

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LedgerError } from '../errors.js';
 import { parseLines } from '../journal/validate-entry.js';
 import { asAmount } from '../money/amount.js';
 import type { Account, Period, Totals } from '../types.js';
 import { assertRetainedEarningsAccount, computeClosingEntry } from './closing-entry.js';
-import { testAccount } from '../../../test/fixtures/accounts.js';
-
-const account = testAccount;
+import { testAccount as account, thrownBy } from '../../../test/fixtures/domain.js';
 
 const revenue = { account_type: 'revenue', normal_balance: 'credit' } as const;
 const expense = { account_type: 'expense', normal_balance: 'debit' } as const;
@@ -66,15 +63,6 @@ const CLOSE = 'Close to retained earnings';
 const INCOME = 'Net income for the period';
 const LOSS = 'Net loss for the period';
 
-function thrownBy(action: () => unknown): LedgerError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LedgerError);
-    return error as LedgerError;
-  }
-  throw new Error('expected a LedgerError, but nothing was thrown');
-}
 
 interface ClosingCase {
   name: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LedgerError } from '../errors.js';
 import type { Period } from '../types.js';
 import { assertNoOverlap, assertPeriodBounds } from './period-rules.js';
+import { thrownBy } from '../../../test/fixtures/domain.js';
 
 function period(name: string, startDate: string, endDate: string): Period {
   return {
@@ -17,15 +17,6 @@ function period(name: string, startDate: string, endDate: string): Period {
   };
 }
 
-function thrownBy(action: () => void): LedgerError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LedgerError);
-    return error as LedgerError;
-  }
-  throw new Error('expected a LedgerError, but nothing was thrown');
-}
 
 describe('assertPeriodBounds', () => {
   it.each([

@@ -3,9 +3,7 @@ import { asAmount } from '../money/amount.js';
 import type { Account, Totals } from '../types.js';
 import { buildBalanceSheet, CURRENT_EARNINGS_NAME } from './balance-sheet.js';
 import type { ReportInputs } from './report-inputs.js';
-import { testAccount } from '../../../test/fixtures/accounts.js';
-
-const account = testAccount;
+import { testAccount as account } from '../../../test/fixtures/domain.js';
 
 /**
  * USD (scale 2) and ETH (scale 18) books with contra accounts in every section: accumulated

@@ -3,7 +3,7 @@ import { asAmount } from '../money/amount.js';
 import type { Account, Totals } from '../types.js';
 import { buildIncomeStatement } from './income-statement.js';
 import type { ReportInputs } from './report-inputs.js';
-import { testAccount } from '../../../test/fixtures/accounts.js';
+import { testAccount } from '../../../test/fixtures/domain.js';
 
 /** Revenue accounts unless told otherwise. */
 const account = (id: string, account_number: string, overrides: Partial<Account> = {}): Account =>
