@@ -70,3 +70,12 @@ function plural(noun: string): string {
 export function isLedgerError(value: unknown): value is LedgerError {
   return value instanceof LedgerError;
 }
+
+/**
+ * An entry whose debits would take its currency's all-time debit total past 2^127 - 1. That total
+ * bounds every balance and report total, so keeping it in range keeps every sum exact in 128 bits.
+ */
+export function currencyTotalOverflow(): LedgerError {
+  return validationError('Posting this entry would take the currency\'s totals beyond 2^127 - 1', 'lines',
+    'Amounts this large cannot be summed exactly in 128 bits; use a currency with a smaller asset_scale');
+}

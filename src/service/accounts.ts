@@ -37,17 +37,21 @@ async function findAccount(reads: LedgerReads, id: string): Promise<Account> {
 
 /** Ordered by account_number. */
 export async function listAccounts(ctx: ServiceContext, filter: AccountListFilter): Promise<Page<AccountView>> {
-  if (filter.currency_id !== undefined && !(await ctx.store.getCurrency(filter.currency_id))) {
-    throw notFound('Currency', filter.currency_id, 'currency_id');
-  }
-  if (filter.parent_id !== undefined) await findAccount(ctx.store, filter.parent_id);
-  const page = await ctx.store.listAccounts(filter, ctx.pageRequest('accounts', filter));
-  return ctx.toPage('accounts', page, (account) => account);
+  const request = ctx.pageRequest('accounts', filter);
+  return ctx.store.read(async (reads) => {
+    if (filter.currency_id !== undefined && !(await reads.getCurrency(filter.currency_id))) {
+      throw notFound('Currency', filter.currency_id, 'currency_id');
+    }
+    if (filter.parent_id !== undefined) await findAccount(reads, filter.parent_id);
+    return ctx.toPage('accounts', await reads.listAccounts(filter, request), (account) => account);
+  });
 }
 
 export async function listSubAccounts(ctx: ServiceContext, id: string): Promise<AccountView[]> {
-  await findAccount(ctx.store, id);
-  return ctx.store.listSubAccounts(id);
+  return ctx.store.read(async (reads) => {
+    await findAccount(reads, id);
+    return reads.listSubAccounts(id);
+  });
 }
 
 export async function updateAccount(ctx: ServiceContext, actor: Actor, id: string, input: UpdateAccountInput): Promise<AccountView> {
@@ -82,11 +86,16 @@ export function sumTotals(totals: Iterable<Totals>): { debits: bigint; credits: 
 }
 
 export async function getAccountBalance(ctx: ServiceContext, id: string, periodId?: string): Promise<AccountBalanceView> {
-  const account = await findAccount(ctx.store, id);
-  if (periodId !== undefined && !(await ctx.store.getPeriod(periodId))) throw notFound('Period', periodId, 'period_id');
-  const totals = await ctx.store.accountTotals({ period_id: periodId, account_ids: await postingAccountIds(ctx.store, account) });
+  const { account, totals, scale } = await ctx.store.read(async (reads) => {
+    const found = await findAccount(reads, id);
+    if (periodId !== undefined && !(await reads.getPeriod(periodId))) throw notFound('Period', periodId, 'period_id');
+    return {
+      account: found,
+      totals: await reads.accountTotals({ period_id: periodId, account_ids: await postingAccountIds(reads, found) }),
+      scale: await ctx.scaleOf(found.currency_id, reads),
+    };
+  });
   const { debits, credits } = sumTotals(totals.values());
-  const scale = await ctx.scaleOf(account.currency_id);
   const net = netBalance(account.normal_balance, debits, credits);
   return {
     account_id: account.id,
@@ -102,9 +111,12 @@ export async function getAccountBalance(ctx: ServiceContext, id: string, periodI
 
 /** Lines posted to the account (and its sub-accounts), oldest first by entry date then posting order. */
 export async function listAccountTransactions(ctx: ServiceContext, id: string, input: PageInput): Promise<Page<AccountTransactionView>> {
-  const account = await findAccount(ctx.store, id);
   const list = `transactions:${id}`;
-  const page = await ctx.store.listAccountLines(lineScopeOf(account), {}, 'asc', ctx.pageRequest(list, input));
-  const scale = await ctx.scaleOf(account.currency_id);
-  return ctx.toPage(list, page, (line) => ({ ...accountLineView(line, scale), account_name: line.account_name }));
+  const request = ctx.pageRequest(list, input);
+  return ctx.store.read(async (reads) => {
+    const account = await findAccount(reads, id);
+    const page = await reads.listAccountLines(lineScopeOf(account), {}, 'asc', request);
+    const scale = await ctx.scaleOf(account.currency_id, reads);
+    return ctx.toPage(list, page, (line) => ({ ...accountLineView(line, scale), account_name: line.account_name }));
+  });
 }

@@ -16,21 +16,24 @@ export async function getJournalEntry(ctx: ServiceContext, id: string): Promise<
 export async function listJournalEntries(ctx: ServiceContext, filter: EntryListFilter): Promise<Page<EntryView>> {
   if (filter.start_date !== undefined) parseDate(filter.start_date, 'start_date');
   if (filter.end_date !== undefined) parseDate(filter.end_date, 'end_date');
-  if (filter.period_id !== undefined && !(await ctx.store.getPeriod(filter.period_id))) {
-    throw notFound('Period', filter.period_id, 'period_id');
-  }
-  let lines: LineScope | undefined;
-  if (filter.account_id !== undefined) {
-    const account = await ctx.store.getAccount(filter.account_id);
-    if (!account) throw notFound('Account', filter.account_id, 'account_id');
-    lines = lineScopeOf(account);
-  }
   const sort = filter.sort ?? 'asc';
   const list = `journal-entries:${sort}`;
-  const page = await ctx.store.listEntries({ ...filter, lines }, sort, ctx.pageRequest(list, filter));
-  const scales = new Map<string, number>();
-  for (const entry of page.items) {
-    if (!scales.has(entry.currency_id)) scales.set(entry.currency_id, await ctx.scaleOf(entry.currency_id));
-  }
-  return ctx.toPage(list, page, (entry) => entryView(entry, scales.get(entry.currency_id)!));
+  const request = ctx.pageRequest(list, filter);
+  return ctx.store.read(async (reads) => {
+    if (filter.period_id !== undefined && !(await reads.getPeriod(filter.period_id))) {
+      throw notFound('Period', filter.period_id, 'period_id');
+    }
+    let lines: LineScope | undefined;
+    if (filter.account_id !== undefined) {
+      const account = await reads.getAccount(filter.account_id);
+      if (!account) throw notFound('Account', filter.account_id, 'account_id');
+      lines = lineScopeOf(account);
+    }
+    const page = await reads.listEntries({ ...filter, lines }, sort, request);
+    const scales = new Map<string, number>();
+    for (const entry of page.items) {
+      if (!scales.has(entry.currency_id)) scales.set(entry.currency_id, await ctx.scaleOf(entry.currency_id, reads));
+    }
+    return ctx.toPage(list, page, (entry) => entryView(entry, scales.get(entry.currency_id)!));
+  });
 }

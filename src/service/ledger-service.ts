@@ -40,7 +40,7 @@ export class LedgerService {
     const cursorSecret = await loadOrCreateSecret(store, CURSOR_SECRET_KEY);
     const jwtSecret = options.jwtSecret ?? await loadOrCreateSecret(store, JWT_SECRET_KEY);
     return new LedgerService(new ServiceContext(store, runtime, new CursorCodec(cursorSecret),
-      new AccessTokens(jwtSecret, runtime.clock), new LoginThrottle(runtime.clock), options));
+      new AccessTokens(jwtSecret, runtime.clock), new LoginThrottle(store, runtime.clock), options));
   }
 
   createCurrency(actor: Actor, input: CreateCurrencyInput) { return currencies.createCurrency(this.ctx, actor, input); }
@@ -95,15 +95,15 @@ export class LedgerService {
   health() { return this.ctx.store.ping(); }
 }
 
-/** Secrets live in the database so that every process on the same file agrees on them. */
+/**
+ * Secrets live in the database so that every process on the same database agrees on them; two
+ * processes starting at once both keep whichever secret was stored first.
+ */
 export async function loadOrCreateSecret(store: LedgerStore, key: string): Promise<string> {
   const existing = await store.getSetting(key);
   if (existing) return existing;
   return store.write(async (tx) => {
-    const raced = await tx.getSetting(key);
-    if (raced) return raced;
-    const secret = randomBytes(32).toString('base64url');
-    await tx.setSetting(key, secret);
-    return secret;
+    await tx.setSettingIfAbsent(key, randomBytes(32).toString('base64url'));
+    return (await tx.getSetting(key))!;
   });
 }

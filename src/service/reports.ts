@@ -16,26 +16,26 @@ import type {
 } from '../schemas/report.js';
 import { lineScopeOf, postingAccountIds, sumTotals } from './accounts.js';
 import type { ServiceContext } from './context.js';
-import type { DateRange, Keyset } from './ports/ledger-store.js';
+import type { DateRange, Keyset, LedgerReads } from './ports/ledger-store.js';
 import { RETAINED_EARNINGS_KEY } from './settings.js';
 import { accountLineView } from './views.js';
 
 /** Every account, and the scale of every currency (a report currency may have no accounts yet). */
-async function reportInputs(ctx: ServiceContext): Promise<ReportInputs> {
-  const accounts = await ctx.store.allAccounts();
+async function reportInputs(reads: LedgerReads): Promise<ReportInputs> {
+  const accounts = await reads.allAccounts();
   const scales = new Map<string, number>();
-  let page = await ctx.store.listCurrencies({ limit: 200 });
+  let page = await reads.listCurrencies({ limit: 200 });
   for (;;) {
     for (const currency of page.items) scales.set(currency.id, currency.asset_scale);
     if (page.next === undefined) break;
-    page = await ctx.store.listCurrencies({ limit: 200, after: page.next });
+    page = await reads.listCurrencies({ limit: 200, after: page.next });
   }
   return { accounts: new Map(accounts.map((account) => [account.id, account])), scales };
 }
 
-async function periodOf(ctx: ServiceContext, id: string | undefined): Promise<Period | undefined> {
+async function periodOf(reads: LedgerReads, id: string | undefined): Promise<Period | undefined> {
   if (id === undefined) return undefined;
-  const period = await ctx.store.getPeriod(id);
+  const period = await reads.getPeriod(id);
   if (!period) throw notFound('Period', id, 'period_id');
   return period;
 }
@@ -44,12 +44,12 @@ async function periodOf(ctx: ServiceContext, id: string | undefined): Promise<Pe
  * A report in one currency uses the one asked for, else the retained earnings account's, else the
  * only currency in use; with several and no choice it asks for currency_id.
  */
-async function reportCurrency(ctx: ServiceContext, inputs: ReportInputs, requested: string | undefined): Promise<string> {
+async function reportCurrency(reads: LedgerReads, inputs: ReportInputs, requested: string | undefined): Promise<string> {
   if (requested !== undefined) {
     if (!inputs.scales.has(requested)) throw notFound('Currency', requested, 'currency_id');
     return requested;
   }
-  const retainedEarningsId = await ctx.store.getSetting(RETAINED_EARNINGS_KEY);
+  const retainedEarningsId = await reads.getSetting(RETAINED_EARNINGS_KEY);
   const retainedEarnings = retainedEarningsId === undefined ? undefined : inputs.accounts.get(retainedEarningsId);
   if (retainedEarnings) return retainedEarnings.currency_id;
   const inUse = new Set([...inputs.accounts.values()].map((account) => account.currency_id));
@@ -60,27 +60,31 @@ async function reportCurrency(ctx: ServiceContext, inputs: ReportInputs, request
 }
 
 export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput): Promise<TrialBalance> {
-  const period = await periodOf(ctx, input.period_id);
-  const inputs = await reportInputs(ctx);
-  if (input.currency_id !== undefined && !inputs.scales.has(input.currency_id)) {
-    throw notFound('Currency', input.currency_id, 'currency_id');
-  }
-  const totals = await ctx.store.accountTotals({ period_id: period?.id });
-  return buildTrialBalance(inputs, totals, { period_id: period?.id ?? null, currency_id: input.currency_id ?? null });
+  return ctx.store.read(async (reads) => {
+    const period = await periodOf(reads, input.period_id);
+    const inputs = await reportInputs(reads);
+    if (input.currency_id !== undefined && !inputs.scales.has(input.currency_id)) {
+      throw notFound('Currency', input.currency_id, 'currency_id');
+    }
+    const totals = await reads.accountTotals({ period_id: period?.id });
+    return buildTrialBalance(inputs, totals, { period_id: period?.id ?? null, currency_id: input.currency_id ?? null });
+  });
 }
 
 export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput): Promise<BalanceSheet> {
-  if (input.period_id !== undefined && input.as_of_date !== undefined) {
-    throw validationError('Give either as_of_date or period_id, not both', 'as_of_date');
-  }
-  const asOf = input.as_of_date === undefined ? undefined : parseDate(input.as_of_date, 'as_of_date');
-  const period = await periodOf(ctx, input.period_id);
-  const through = asOf ?? period?.end_date;
-  const inputs = await reportInputs(ctx);
-  const currencyId = await reportCurrency(ctx, inputs, input.currency_id);
-  const totals = await ctx.store.accountTotals(through === undefined ? {} : { before_date: nextDay(through) });
-  return buildBalanceSheet(inputs, totals,
-    { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
+  return ctx.store.read(async (reads) => {
+    if (input.period_id !== undefined && input.as_of_date !== undefined) {
+      throw validationError('Give either as_of_date or period_id, not both', 'as_of_date');
+    }
+    const asOf = input.as_of_date === undefined ? undefined : parseDate(input.as_of_date, 'as_of_date');
+    const period = await periodOf(reads, input.period_id);
+    const through = asOf ?? period?.end_date;
+    const inputs = await reportInputs(reads);
+    const currencyId = await reportCurrency(reads, inputs, input.currency_id);
+    const totals = await reads.accountTotals(through === undefined ? {} : { before_date: nextDay(through) });
+    return buildBalanceSheet(inputs, totals,
+      { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
+  });
 }
 
 /**
@@ -88,35 +92,37 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
  * entries. A range is the difference of two "balance before" snapshots, so it needs no line scan.
  */
 export async function incomeStatement(ctx: ServiceContext, input: IncomeStatementInput): Promise<IncomeStatement> {
-  const range = await reportRange(ctx, input);
-  const inputs = await reportInputs(ctx);
-  const currencyId = await reportCurrency(ctx, inputs, input.currency_id);
-  let totals: ReadonlyMap<string, Totals>;
-  if (range.period !== undefined || (range.start_date === undefined && range.end_date === undefined)) {
-    totals = await ctx.store.accountTotals({ period_id: range.period?.id });
-  } else {
-    const [through, before] = await Promise.all([
-      ctx.store.accountTotals(range.end_date === undefined ? {} : { before_date: nextDay(range.end_date) }),
-      range.start_date === undefined ? new Map<string, Totals>() : ctx.store.accountTotals({ before_date: range.start_date }),
-    ]);
-    totals = new Map([...through].map(([accountId, total]) => [accountId, subtractTotals(total, before.get(accountId))]));
-  }
-  const closing = await ctx.store.closingTotals(range.period !== undefined
-    ? { period_id: range.period.id } : { range: { start_date: range.start_date, end_date: range.end_date } });
-  const withoutClosing = new Map<string, Totals>();
-  for (const [accountId, total] of totals) withoutClosing.set(accountId, subtractTotals(total, closing.get(accountId)));
-  return buildIncomeStatement(inputs, withoutClosing, {
-    currency_id: currencyId, period_id: range.period?.id ?? null,
-    start_date: range.period?.start_date ?? range.start_date ?? null, end_date: range.period?.end_date ?? range.end_date ?? null,
+  return ctx.store.read(async (reads) => {
+    const range = await reportRange(reads, input);
+    const inputs = await reportInputs(reads);
+    const currencyId = await reportCurrency(reads, inputs, input.currency_id);
+    let totals: ReadonlyMap<string, Totals>;
+    if (range.period !== undefined || (range.start_date === undefined && range.end_date === undefined)) {
+      totals = await reads.accountTotals({ period_id: range.period?.id });
+    } else {
+      const [through, before] = await Promise.all([
+        reads.accountTotals(range.end_date === undefined ? {} : { before_date: nextDay(range.end_date) }),
+        range.start_date === undefined ? new Map<string, Totals>() : reads.accountTotals({ before_date: range.start_date }),
+      ]);
+      totals = new Map([...through].map(([accountId, total]) => [accountId, subtractTotals(total, before.get(accountId))]));
+    }
+    const closing = await reads.closingTotals(range.period !== undefined
+      ? { period_id: range.period.id } : { range: { start_date: range.start_date, end_date: range.end_date } });
+    const withoutClosing = new Map<string, Totals>();
+    for (const [accountId, total] of totals) withoutClosing.set(accountId, subtractTotals(total, closing.get(accountId)));
+    return buildIncomeStatement(inputs, withoutClosing, {
+      currency_id: currencyId, period_id: range.period?.id ?? null,
+      start_date: range.period?.start_date ?? range.start_date ?? null, end_date: range.period?.end_date ?? range.end_date ?? null,
+    });
   });
 }
 
 /** A period, or inclusive start/end dates (either may be open), never both. */
-async function reportRange(ctx: ServiceContext, input: { period_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined }): Promise<DateRange & { period?: Period | undefined }> {
+async function reportRange(reads: LedgerReads, input: { period_id?: string | undefined; start_date?: string | undefined; end_date?: string | undefined }): Promise<DateRange & { period?: Period | undefined }> {
   if (input.period_id !== undefined && (input.start_date !== undefined || input.end_date !== undefined)) {
     throw validationError('Give either period_id or start_date/end_date, not both', 'period_id');
   }
-  const period = await periodOf(ctx, input.period_id);
+  const period = await periodOf(reads, input.period_id);
   if (period) return { period, start_date: period.start_date, end_date: period.end_date };
   const start = input.start_date === undefined ? undefined : parseDate(input.start_date, 'start_date');
   const end = input.end_date === undefined ? undefined : parseDate(input.end_date, 'end_date');
@@ -132,65 +138,67 @@ async function reportRange(ctx: ServiceContext, input: { period_id?: string | un
  * without re-reading earlier lines.
  */
 export async function generalLedger(ctx: ServiceContext, input: GeneralLedgerInput): Promise<GeneralLedgerView> {
-  if (input.account_id === undefined) {
-    throw validationError('account_id is required for the general ledger', 'account_id', 'Pass account_id=<account id>');
-  }
-  const account = await ctx.store.getAccount(input.account_id);
-  if (!account) throw notFound('Account', input.account_id, 'account_id');
-  const { period: _period, ...range } = await reportRange(ctx, input);
-  const sort = input.sort ?? 'asc';
-  const list = `general-ledger:${account.id}:${range.start_date ?? ''}:${range.end_date ?? ''}:${sort}`;
-  const request = ctx.pageRequest(list, input);
-  const ids = await postingAccountIds(ctx.store, account);
-  const [starting, ending] = await Promise.all([
-    range.start_date === undefined ? 0n : balanceBefore(ctx, account, ids, range.start_date),
-    range.end_date === undefined ? balanceBefore(ctx, account, ids, undefined) : balanceBefore(ctx, account, ids, nextDay(range.end_date)),
-  ]);
-  const after = request.after?.slice(0, 2);
-  let running = request.after === undefined ? (sort === 'asc' ? starting : ending) : BigInt(String(request.after[2]));
-  const page = await ctx.store.listAccountLines(lineScopeOf(account), range, sort, { limit: request.limit, after });
-  const scale = await ctx.scaleOf(account.currency_id);
-  const lines = page.items.map((line) => {
-    const effect = netBalance(account.normal_balance, line.debit_amount, line.credit_amount);
-    // Ascending, the balance after a line adds its effect; descending, the balance after the
-    // line is the running figure and the next (older) line starts from the balance before it.
-    let after: bigint;
-    if (sort === 'asc') {
-      running += effect;
-      after = running;
-    } else {
-      after = running;
-      running -= effect;
+  return ctx.store.read(async (reads) => {
+    if (input.account_id === undefined) {
+      throw validationError('account_id is required for the general ledger', 'account_id', 'Pass account_id=<account id>');
     }
+    const account = await reads.getAccount(input.account_id);
+    if (!account) throw notFound('Account', input.account_id, 'account_id');
+    const { period: _period, ...range } = await reportRange(reads, input);
+    const sort = input.sort ?? 'asc';
+    const list = `general-ledger:${account.id}:${range.start_date ?? ''}:${range.end_date ?? ''}:${sort}`;
+    const request = ctx.pageRequest(list, input);
+    const ids = await postingAccountIds(reads, account);
+    const [starting, ending] = await Promise.all([
+      range.start_date === undefined ? 0n : balanceBefore(reads, account, ids, range.start_date),
+      range.end_date === undefined ? balanceBefore(reads, account, ids, undefined) : balanceBefore(reads, account, ids, nextDay(range.end_date)),
+    ]);
+    const after = request.after?.slice(0, 2);
+    let running = request.after === undefined ? (sort === 'asc' ? starting : ending) : BigInt(String(request.after[2]));
+    const page = await reads.listAccountLines(lineScopeOf(account), range, sort, { limit: request.limit, after });
+    const scale = await ctx.scaleOf(account.currency_id, reads);
+    const lines = page.items.map((line) => {
+      const effect = netBalance(account.normal_balance, line.debit_amount, line.credit_amount);
+      // Ascending, the balance after a line adds its effect; descending, the balance after the
+      // line is the running figure and the next (older) line starts from the balance before it.
+      let after: bigint;
+      if (sort === 'asc') {
+        running += effect;
+        after = running;
+      } else {
+        after = running;
+        running -= effect;
+      }
+      return {
+        ...accountLineView(line, scale),
+        running_balance: after.toString(),
+        display_running_balance: formatAmount(after, scale),
+      };
+    });
+    const next: Keyset | undefined = page.next === undefined ? undefined : [...page.next, running.toString()];
     return {
-      ...accountLineView(line, scale),
-      running_balance: after.toString(),
-      display_running_balance: formatAmount(after, scale),
+      account_id: account.id,
+      account_number: account.account_number,
+      account_name: account.name,
+      normal_balance: account.normal_balance,
+      currency_id: account.currency_id,
+      start_date: range.start_date ?? null,
+      end_date: range.end_date ?? null,
+      sort,
+      starting_balance: starting.toString(),
+      ending_balance: ending.toString(),
+      display_starting_balance: formatAmount(starting, scale),
+      display_ending_balance: formatAmount(ending, scale),
+      lines,
+      has_more: next !== undefined,
+      next_cursor: next === undefined ? null : ctx.cursors.encode(list, next),
     };
   });
-  const next: Keyset | undefined = page.next === undefined ? undefined : [...page.next, running.toString()];
-  return {
-    account_id: account.id,
-    account_number: account.account_number,
-    account_name: account.name,
-    normal_balance: account.normal_balance,
-    currency_id: account.currency_id,
-    start_date: range.start_date ?? null,
-    end_date: range.end_date ?? null,
-    sort,
-    starting_balance: starting.toString(),
-    ending_balance: ending.toString(),
-    display_starting_balance: formatAmount(starting, scale),
-    display_ending_balance: formatAmount(ending, scale),
-    lines,
-    has_more: next !== undefined,
-    next_cursor: next === undefined ? null : ctx.cursors.encode(list, next),
-  };
 }
 
 /** Net balance (by the account's normal side) of entries dated before `date`, or of all time. */
-async function balanceBefore(ctx: ServiceContext, account: Account, ids: string[], date: string | undefined): Promise<bigint> {
-  const totals = await ctx.store.accountTotals({ account_ids: ids, before_date: date });
+async function balanceBefore(reads: LedgerReads, account: Account, ids: string[], date: string | undefined): Promise<bigint> {
+  const totals = await reads.accountTotals({ account_ids: ids, before_date: date });
   const { debits, credits } = sumTotals(totals.values());
   return netBalance(account.normal_balance, debits, credits);
 }

@@ -39,7 +39,7 @@ function invalidLogin(): LedgerError {
 export async function login(ctx: ServiceContext, input: LoginInput, clientKey: string): Promise<TokenPairView> {
   const emailKey = `email:${input.email.trim().toLowerCase()}`;
   const keys = [emailKey, `client:${clientKey}`];
-  const waitSeconds = ctx.loginThrottle.retryAfterSeconds(keys);
+  const waitSeconds = await ctx.loginThrottle.retryAfterSeconds(keys);
   if (waitSeconds > 0) {
     throw new LedgerError('RATE_LIMITED', `Too many failed logins; try again in ${waitSeconds} seconds`, {
       suggestion: `Wait ${waitSeconds} seconds before trying again`, retryAfterSeconds: waitSeconds,
@@ -49,10 +49,10 @@ export async function login(ctx: ServiceContext, input: LoginInput, clientKey: s
   decoyHash ??= hashPassword('decoy password for unknown e-mails', ctx.options.scryptCost);
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash));
   if (!user || !passwordOk || !user.is_active || user.user_type !== 'human') {
-    ctx.loginThrottle.recordFailure(keys);
+    await ctx.loginThrottle.recordFailure(keys);
     throw invalidLogin();
   }
-  ctx.loginThrottle.clear(emailKey);
+  await ctx.loginThrottle.clear(emailKey);
   const { refreshToken } = await ctx.store.write((tx) => storeRefreshToken(ctx, tx, user.id, ctx.runtime.newId()));
   return tokenPair(ctx, user.id, refreshToken);
 }

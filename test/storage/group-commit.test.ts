@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerError } from '../../src/domain/errors.js';
-import { migrateSqlite, openSqliteStore, type SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import type { LedgerStore } from '../../src/service/ports/ledger-store.js';
+import { migrateSqlite, openSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 
 describe('SQLite group commit', () => {
   let dir: string;
   let path: string;
-  let store: SqliteStore;
+  let store: LedgerStore;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-group-commit-'));

@@ -50,8 +50,18 @@ export function parseLineAmount(raw: unknown, field: string): AmountMinor | unde
   return BigInt(raw) as AmountMinor;
 }
 
-/** Parses a stored decimal string (trusted, produced by `toDecimalString`). */
+const STORED_INTEGER = /^-?(0|[1-9][0-9]*)$/;
+
+/**
+ * Parses an amount or total read back from storage (produced by `toDecimalString`, or a
+ * database's numeric text). Every adapter reads every stored amount through here, so a value
+ * edited behind the service's back into something that is not an integer, or out of the signed
+ * 128-bit range, fails loudly instead of being summed.
+ */
 export function parseStoredAmount(text: string): AmountMinor {
+  if (!STORED_INTEGER.test(text) || text.length > MAX_AMOUNT_DIGITS + 1) {
+    throw new RangeError(`stored amount ${JSON.stringify(text.slice(0, 60))} is not an integer within the signed 128-bit range`);
+  }
   return asAmount(BigInt(text));
 }
 

@@ -1,7 +1,8 @@
 /**
  * The storage port. The service talks only to these interfaces; no driver type crosses them.
- * Adapters (SQLite now, PostgreSQL later) translate their driver's failures into LedgerError
- * codes (a unique violation becomes DUPLICATE, and so on).
+ * Adapters (storage/sqlite, storage/postgres) translate their driver's failures into LedgerError
+ * codes (a unique violation becomes DUPLICATE, and so on). Every adapter passes the one contract
+ * suite in test/storage/.
  */
 import type {
   Account, AccountType, Currency, JournalEntry, JournalEntryView, JournalLineView, Period, Permissions,
@@ -115,6 +116,8 @@ export interface LedgerReads {
   listEntries(filter: EntryFilter, order: SortOrder, page: PageRequest): Promise<StorePage<JournalEntryView>>;
   /** Sum of all debits ever posted in the currency (bounds every report total). */
   currencyDebitTotal(currencyId: string): Promise<bigint>;
+  /** Every currency's all-time debit total, for the currencies with any posted line. */
+  allCurrencyDebitTotals(): Promise<Map<string, bigint>>;
 
   getSetting(key: string): Promise<string | undefined>;
 
@@ -126,6 +129,8 @@ export interface LedgerReads {
   /** Active users whose permissions include admin. */
   countActiveAdmins(): Promise<number>;
   findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
+  /** Times (ISO) of the newest failed logins recorded for the key since `since`, newest first, at most `limit`. */
+  recentLoginFailures(key: string, since: string, limit: number): Promise<string[]>;
 
   getIdempotencyRecord(principalId: string, key: string): Promise<IdempotencyRecord | undefined>;
 }
@@ -145,13 +150,16 @@ export interface LedgerWrites {
   updatePeriod(id: string, changes: Partial<Pick<Period, 'status' | 'closed_at' | 'closed_by' | 'closing_entry_id'>>): Promise<void>;
 
   /**
-   * Inserts the entry and its lines and adds them to every maintained total, atomically.
-   * `currencyDebitTotal` is the currency's all-time debit total including this entry, which the
-   * caller has read (`currencyDebitTotal`) and checked against the 128-bit bound.
+   * Inserts the entry and its lines and adds them to every maintained total, atomically. The
+   * adapter keeps the currency's all-time debit total within 2^127 - 1 (which bounds every balance
+   * and report total) as the database sees it at commit, not as the caller last read it: an entry
+   * that would break the bound is refused with `currencyTotalOverflow()` and writes nothing.
    */
-  insertEntry(entry: JournalEntry, currencyDebitTotal: bigint): Promise<void>;
+  insertEntry(entry: JournalEntry): Promise<void>;
 
   setSetting(key: string, value: string): Promise<void>;
+  /** Stores the value only when the key has none yet (two processes racing agree on one value). */
+  setSettingIfAbsent(key: string, value: string): Promise<void>;
 
   insertUser(user: NewUserRecord): Promise<void>;
   updateUser(id: string, changes: Partial<Pick<StoredUser, 'name' | 'permissions' | 'is_active' | 'password_hash'>>): Promise<void>;
@@ -160,6 +168,11 @@ export interface LedgerWrites {
   revokeRefreshToken(id: string, revokedAt: string, replacedBy: string | null): Promise<void>;
   revokeRefreshFamily(familyId: string, revokedAt: string): Promise<void>;
 
+  /** Records one failed login under each key (an e-mail, a client address). */
+  recordLoginFailure(keys: readonly string[], failedAt: string): Promise<void>;
+  clearLoginFailures(key: string): Promise<void>;
+  deleteLoginFailuresBefore(before: string): Promise<void>;
+
   /** Reserves an idempotency key; false when the key already exists for the principal. */
   reserveIdempotencyKey(principalId: string, key: string, requestHash: string, createdAt: string): Promise<boolean>;
   completeIdempotencyKey(principalId: string, key: string, statusCode: number, responseBody: string): Promise<void>;
@@ -167,16 +180,33 @@ export interface LedgerWrites {
   deleteIdempotencyKeysBefore(createdBefore: string): Promise<void>;
 }
 
+/**
+ * Reads and writes inside one write transaction. Where a rule depends on what a read saw, the read
+ * holds that row against other writers (other processes too) until the transaction ends:
+ * `findPeriodContaining` holds the period against a close (posts to one period run side by side),
+ * `getPeriod` holds it against every post and close, `findRefreshToken` holds the token,
+ * `countActiveAdmins` holds every active admin, `countUsers` holds the first-user setup, and
+ * `findOverlappingPeriods` holds period creation. Uniqueness (reversals, idempotency keys, codes,
+ * numbers, e-mails) is kept by the database's own constraints.
+ */
 export interface LedgerTx extends LedgerReads, LedgerWrites {}
 
 export interface LedgerStore extends LedgerReads {
   /**
-   * Runs `work` in one serialisable write transaction: all of it commits or none of it does.
-   * A rejected `work` rolls back only its own changes. Every other writer waits while `work`
-   * runs, so it should only read and write through `tx`: hash passwords, sign tokens and do any
-   * other slow or asynchronous work before or after.
+   * Runs `work` in one write transaction: all of it commits or none of it does, and it behaves as
+   * if no other writer ran at the same time (the rules above). A rejected `work` rolls back only
+   * its own changes. A transaction that loses a race with another process (a serialisation
+   * failure or deadlock) is run again by the adapter, so `work` may run more than once and must
+   * act only through `tx`: hash passwords, sign tokens and do any other slow or asynchronous work
+   * before or after.
    */
   write<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` on one consistent snapshot of committed data: every read inside sees the same
+   * state, whatever other processes commit meanwhile. Reports and any answer built from several
+   * reads use it.
+   */
+  read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T>;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 /** Row shapes of the SQLite schema and their mapping to domain records. */
 import { parseStoredAmount } from '../../domain/money/amount.js';
 import type {
-  Account, AccountType, AssetType, Currency, EntryType, JournalLineView, NormalBalance, Period, PeriodStatus, UserType,
+  Account, AccountType, AssetType, Currency, EntryType, JournalEntryView, JournalLineView, NormalBalance, Period, PeriodStatus, UserType,
 } from '../../domain/types.js';
 import type { AccountLine, StoredUser } from '../../service/ports/ledger-store.js';
 
@@ -90,6 +90,20 @@ export function toUser(row: UserRow): StoredUser {
   };
 }
 
-export function entryTypeOf(text: string): EntryType {
-  return text as EntryType;
+export function toEntry(row: EntryRow, lines: readonly LineRow[]): JournalEntryView {
+  return {
+    id: row.id,
+    entry_date: row.entry_date,
+    description: row.description,
+    reference: row.reference,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    period_id: row.period_id,
+    entry_type: row.entry_type as EntryType,
+    reverses_id: row.reverses_id,
+    reversed_by_id: row.reversed_by_id,
+    created_by: row.created_by,
+    posted_at: row.posted_at,
+    currency_id: row.currency_id,
+    lines: lines.map(toLine),
+  };
 }

@@ -191,4 +191,18 @@ CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
 CREATE INDEX journal_entries_closing ON journal_entries(period_id, entry_date) WHERE entry_type = 'closing';
 `,
   },
+  {
+    version: 4,
+    name: 'failed logins',
+    sql: `
+-- Failed logins are counted in the database so that every server process on the same database
+-- throttles the same attempts.
+CREATE TABLE login_failures (
+  key       TEXT NOT NULL,
+  failed_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX login_failures_key ON login_failures(key, failed_at);
+CREATE INDEX login_failures_time ON login_failures(failed_at);
+`,
+  },
 ];

@@ -1,0 +1,200 @@
+/** Reads of the books (currencies, accounts, periods, entries) and the totals reports are built from. */
+import { parseStoredAmount } from '../../domain/money/amount.js';
+import type { JournalEntryView } from '../../domain/types.js';
+import type { LedgerReads } from '../../service/ports/ledger-store.js';
+import { mapPage, page, sumByAccount, type TotalsRow } from '../shared/paging.js';
+import { type Param, type SqliteQueries, placeholders } from './queries.js';
+import {
+  type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow,
+  toAccount, toAccountLine, toCurrency, toEntry, toPeriod,
+} from './rows.js';
+
+const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
+  e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,
+  e.created_by, e.posted_at, e.currency_id`;
+
+const LINE_COLUMNS = `l.seq, l.id, l.entry_seq, l.account_id, a.account_number, a.name AS account_name,
+  l.debit_amount, l.credit_amount, l.description`;
+
+/** Entries with their lines (one query for the lines of all of them), in the rows' order. */
+function withLines(q: SqliteQueries, rows: EntryRow[]): JournalEntryView[] {
+  if (rows.length === 0) return [];
+  const lines = q.all<LineRow>(
+    `SELECT ${LINE_COLUMNS} FROM journal_lines l JOIN accounts a ON a.id = l.account_id
+     WHERE l.entry_seq IN (${placeholders(rows.length)}) ORDER BY l.seq`, ...rows.map((row) => row.seq));
+  const byEntry = new Map<number, LineRow[]>();
+  for (const line of lines) {
+    const list = byEntry.get(line.entry_seq);
+    if (list) list.push(line);
+    else byEntry.set(line.entry_seq, [line]);
+  }
+  return rows.map((row) => toEntry(row, byEntry.get(row.seq) ?? []));
+}
+
+export function ledgerReads(q: SqliteQueries) {
+  return {
+    async getCurrency(id) {
+      const row = q.get<CurrencyRow>('SELECT * FROM currencies WHERE id = ?', id);
+      return row && toCurrency(row);
+    },
+
+    async listCurrencies(request) {
+      const after = request.after?.[0] ?? '';
+      const rows = q.all<CurrencyRow>('SELECT * FROM currencies WHERE code > ? ORDER BY code LIMIT ?', after, request.limit + 1);
+      return page(rows.map(toCurrency), request.limit, (c) => [c.code]);
+    },
+
+    async getAccount(id) {
+      const row = q.get<AccountRow>('SELECT * FROM accounts WHERE id = ?', id);
+      return row && toAccount(row);
+    },
+
+    async getAccounts(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return new Map();
+      const rows = q.all<AccountRow>(`SELECT * FROM accounts WHERE id IN (${placeholders(unique.length)})`, ...unique);
+      return new Map(rows.map((row) => [row.id, toAccount(row)]));
+    },
+
+    async listAccounts(filter, request) {
+      const where = ['account_number > ?'];
+      const params: Param[] = [String(request.after?.[0] ?? '')];
+      if (filter.account_type !== undefined) { where.push('account_type = ?'); params.push(filter.account_type); }
+      if (filter.currency_id !== undefined) { where.push('currency_id = ?'); params.push(filter.currency_id); }
+      if (filter.is_active !== undefined) { where.push('is_active = ?'); params.push(filter.is_active ? 1 : 0); }
+      if (filter.parent_id !== undefined) { where.push('parent_id = ?'); params.push(filter.parent_id); }
+      const rows = q.all<AccountRow>(
+        `SELECT * FROM accounts WHERE ${where.join(' AND ')} ORDER BY account_number LIMIT ?`, ...params, request.limit + 1);
+      return page(rows.map(toAccount), request.limit, (a) => [a.account_number]);
+    },
+
+    async listSubAccounts(parentId) {
+      return q.all<AccountRow>('SELECT * FROM accounts WHERE parent_id = ? ORDER BY account_number', parentId).map(toAccount);
+    },
+
+    async allAccounts() {
+      return q.all<AccountRow>('SELECT * FROM accounts ORDER BY account_number').map(toAccount);
+    },
+
+    async accountTotals(query) {
+      const ids = query.account_ids;
+      if (ids !== undefined && ids.length === 0) return new Map();
+      const accountFilter = ids === undefined ? '' : ` AND account_id IN (${placeholders(ids.length)})`;
+      const idParams = ids ?? [];
+      let rows: TotalsRow[];
+      if (query.period_id !== undefined) {
+        rows = q.all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_period_totals
+          WHERE period_id = ?${accountFilter}`, query.period_id, ...idParams);
+      } else if (query.before_date !== undefined) {
+        // Whole periods that ended before the date, then the days of the date's own period before it.
+        const lastEnd = q.get<{ end_date: string | null }>(
+          'SELECT MAX(end_date) AS end_date FROM periods WHERE end_date < ?', query.before_date)?.end_date ?? '';
+        rows = [
+          ...q.all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_period_totals
+            WHERE period_id IN (SELECT id FROM periods WHERE end_date <= ?)${accountFilter}`, lastEnd, ...idParams),
+          ...q.all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_daily_totals
+            WHERE entry_date > ? AND entry_date < ?${accountFilter}`, lastEnd, query.before_date, ...idParams),
+        ];
+      } else {
+        rows = q.all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_balances
+          WHERE 1 = 1${accountFilter}`, ...idParams);
+      }
+      return sumByAccount(rows);
+    },
+
+    async closingTotals(scope) {
+      const where = ["e.entry_type = 'closing'"];
+      const params: Param[] = [];
+      if (scope.period_id !== undefined) { where.push('e.period_id = ?'); params.push(scope.period_id); }
+      if (scope.range?.start_date !== undefined) { where.push('e.entry_date >= ?'); params.push(scope.range.start_date); }
+      if (scope.range?.end_date !== undefined) { where.push('e.entry_date <= ?'); params.push(scope.range.end_date); }
+      const rows = q.all<TotalsRow>(`SELECT l.account_id, l.debit_amount AS debit_total, l.credit_amount AS credit_total
+        FROM journal_entries e JOIN journal_lines l ON l.entry_seq = e.seq WHERE ${where.join(' AND ')}`, ...params);
+      return sumByAccount(rows);
+    },
+
+    async listAccountLines(scope, range, order, request) {
+      const [scopeColumn, scopeId] = 'account_id' in scope ? ['l.account_id', scope.account_id] : ['l.parent_account_id', scope.parent_id];
+      const where = [`${scopeColumn} = ?`];
+      const params: Param[] = [scopeId];
+      if (range.start_date !== undefined) { where.push('l.entry_date >= ?'); params.push(range.start_date); }
+      if (range.end_date !== undefined) { where.push('l.entry_date <= ?'); params.push(range.end_date); }
+      if (request.after !== undefined) {
+        where.push(`(l.entry_date, l.seq) ${order === 'asc' ? '>' : '<'} (?, ?)`);
+        params.push(String(request.after[0]), Number(request.after[1]));
+      }
+      const direction = order === 'asc' ? 'ASC' : 'DESC';
+      const rows = q.all<AccountLineRow>(
+        `SELECT ${LINE_COLUMNS}, e.id AS journal_entry_id, l.entry_date, e.description AS entry_description, e.reference
+         FROM journal_lines l
+         JOIN accounts a ON a.id = l.account_id
+         JOIN journal_entries e ON e.seq = l.entry_seq
+         WHERE ${where.join(' AND ')}
+         ORDER BY l.entry_date ${direction}, l.seq ${direction} LIMIT ?`, ...params, request.limit + 1);
+      return mapPage(page(rows, request.limit, (row) => [row.entry_date, row.seq]), toAccountLine);
+    },
+
+    async getPeriod(id) {
+      const row = q.get<PeriodRow>('SELECT * FROM periods WHERE id = ?', id);
+      return row && toPeriod(row);
+    },
+
+    async findPeriodContaining(date) {
+      const row = q.get<PeriodRow>('SELECT * FROM periods WHERE start_date <= ? ORDER BY start_date DESC LIMIT 1', date);
+      return row && row.end_date >= date ? toPeriod(row) : undefined;
+    },
+
+    async findOverlappingPeriods(startDate, endDate) {
+      return q.all<PeriodRow>('SELECT * FROM periods WHERE start_date <= ? AND end_date >= ? ORDER BY start_date',
+        endDate, startDate).map(toPeriod);
+    },
+
+    async listPeriods(request) {
+      const rows = q.all<PeriodRow>('SELECT * FROM periods WHERE start_date > ? ORDER BY start_date LIMIT ?',
+        String(request.after?.[0] ?? ''), request.limit + 1);
+      return page(rows.map(toPeriod), request.limit, (p) => [p.start_date]);
+    },
+
+    async getEntry(id) {
+      const row = q.get<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE e.id = ?`, id);
+      return row && withLines(q, [row])[0];
+    },
+
+    async listEntries(filter, order, request) {
+      const where: string[] = [];
+      const params: Param[] = [];
+      if (request.after !== undefined) {
+        where.push(`(e.entry_date, e.seq) ${order === 'asc' ? '>' : '<'} (?, ?)`);
+        params.push(String(request.after[0]), Number(request.after[1]));
+      }
+      if (filter.period_id !== undefined) { where.push('e.period_id = ?'); params.push(filter.period_id); }
+      if (filter.start_date !== undefined) { where.push('e.entry_date >= ?'); params.push(filter.start_date); }
+      if (filter.end_date !== undefined) { where.push('e.entry_date <= ?'); params.push(filter.end_date); }
+      if (filter.lines !== undefined) {
+        const [column, id] = 'account_id' in filter.lines ? ['account_id', filter.lines.account_id] : ['parent_account_id', filter.lines.parent_id];
+        where.push(`e.seq IN (SELECT l.entry_seq FROM journal_lines l WHERE l.${column} = ?)`);
+        params.push(id);
+      }
+      const direction = order === 'asc' ? 'ASC' : 'DESC';
+      const rows = q.all<EntryRow>(
+        `SELECT ${ENTRY_COLUMNS} FROM journal_entries e ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY e.entry_date ${direction}, e.seq ${direction} LIMIT ?`, ...params, request.limit + 1);
+      const result = page(rows, request.limit, (row) => [row.entry_date, row.seq]);
+      return { items: withLines(q, result.items), next: result.next };
+    },
+
+    async currencyDebitTotal(currencyId) {
+      const row = q.get<{ debit_total: string }>('SELECT debit_total FROM currency_totals WHERE currency_id = ?', currencyId);
+      return row ? parseStoredAmount(row.debit_total) : 0n;
+    },
+
+    async allCurrencyDebitTotals() {
+      const rows = q.all<{ currency_id: string; debit_total: string }>('SELECT currency_id, debit_total FROM currency_totals');
+      return new Map(rows.map((row) => [row.currency_id, parseStoredAmount(row.debit_total) as bigint]));
+    },
+
+    async getSetting(key) {
+      return q.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', key)?.value;
+    },
+  } satisfies Partial<LedgerReads>;
+}

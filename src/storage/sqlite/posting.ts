@@ -1,0 +1,95 @@
+/**
+ * Writes of the books: currencies, accounts, periods, settings, and posting an entry with its
+ * lines and every maintained total. SQLite has no 128-bit arithmetic, so totals are decimal TEXT
+ * read, added in bigint and written back, inside the (exclusive) write transaction.
+ */
+import { currencyTotalOverflow } from '../../domain/errors.js';
+import { MAX_AMOUNT, parseStoredAmount, toDecimalString } from '../../domain/money/amount.js';
+import type { LedgerWrites } from '../../service/ports/ledger-store.js';
+import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
+import type { Param, SqliteQueries } from './queries.js';
+
+/** Read-modify-write of one totals row; exact bigint arithmetic. */
+function addTotals(q: SqliteQueries, table: string, where: string, keys: Param[], sums: { debits: bigint; credits: bigint },
+  insertSql: string): void {
+  const row = q.get<{ debit_total: string; credit_total: string }>(`SELECT debit_total, credit_total FROM ${table} WHERE ${where}`, ...keys);
+  if (row) {
+    q.run(`UPDATE ${table} SET debit_total = ?, credit_total = ? WHERE ${where}`,
+      toDecimalString(parseStoredAmount(row.debit_total) + sums.debits),
+      toDecimalString(parseStoredAmount(row.credit_total) + sums.credits), ...keys);
+  } else {
+    q.run(insertSql, ...keys, toDecimalString(sums.debits), toDecimalString(sums.credits));
+  }
+}
+
+export function postingWrites(q: SqliteQueries) {
+  return {
+    async insertCurrency(currency) {
+      q.run(`INSERT INTO currencies (id, code, name, symbol, asset_scale, asset_type, caip19_id, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, currency.id, currency.code, currency.name, currency.symbol,
+      currency.asset_scale, currency.asset_type, currency.caip19_id, currency.created_at);
+    },
+
+    async updateCurrency(id, changes) {
+      q.update('currencies', id, changes);
+    },
+
+    async insertAccount(account) {
+      q.run(`INSERT INTO accounts (id, account_number, name, currency_id, account_type, normal_balance,
+        has_subledger, parent_id, entity_id, xbrl_tag, is_active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      account.id, account.account_number, account.name, account.currency_id, account.account_type,
+      account.normal_balance, account.has_subledger ? 1 : 0, account.parent_id, account.entity_id, account.xbrl_tag,
+      account.is_active ? 1 : 0, account.created_at);
+    },
+
+    async updateAccount(id, changes) {
+      q.update('accounts', id, changes);
+    },
+
+    async insertPeriod(period) {
+      q.run(`INSERT INTO periods (id, name, start_date, end_date, status, closed_at, closed_by, closing_entry_id, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, period.id, period.name, period.start_date, period.end_date, period.status,
+      period.closed_at, period.closed_by, period.closing_entry_id, period.created_at);
+    },
+
+    async updatePeriod(id, changes) {
+      q.update('periods', id, changes);
+    },
+
+    async insertEntry(entry) {
+      // The write transaction is exclusive, so the total read here is the one this entry adds to.
+      const stored = q.get<{ debit_total: string }>('SELECT debit_total FROM currency_totals WHERE currency_id = ?', entry.currency_id);
+      const currencyTotal = (stored ? parseStoredAmount(stored.debit_total) : 0n) + entryDebitTotal(entry.lines);
+      if (currencyTotal > MAX_AMOUNT) throw currencyTotalOverflow();
+      const entrySeq = q.run(`INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
+        entry_type, reverses_id, created_by, posted_at, currency_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      entry.id, entry.entry_date, entry.description, entry.reference,
+      entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type,
+      entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id).lastInsertRowid;
+      for (const line of entry.lines) {
+        q.run(`INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount,
+          credit_amount, description) VALUES (?, ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`,
+        line.id, entrySeq, line.account_id, line.account_id, entry.entry_date,
+        toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
+      }
+      for (const [accountId, sums] of entryTotalsByAccount(entry.lines)) {
+        addTotals(q, 'account_balances', 'account_id = ?', [accountId], sums,
+          'INSERT INTO account_balances (account_id, debit_total, credit_total) VALUES (?, ?, ?)');
+        addTotals(q, 'account_period_totals', 'account_id = ? AND period_id = ?', [accountId, entry.period_id], sums,
+          'INSERT INTO account_period_totals (account_id, period_id, debit_total, credit_total) VALUES (?, ?, ?, ?)');
+        addTotals(q, 'account_daily_totals', 'account_id = ? AND entry_date = ?', [accountId, entry.entry_date], sums,
+          'INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total) VALUES (?, ?, ?, ?)');
+      }
+      q.run(`INSERT INTO currency_totals (currency_id, debit_total) VALUES (?, ?)
+        ON CONFLICT (currency_id) DO UPDATE SET debit_total = excluded.debit_total`, entry.currency_id, toDecimalString(currencyTotal));
+    },
+
+    async setSetting(key, value) {
+      q.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
+    },
+
+    async setSettingIfAbsent(key, value) {
+      q.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', key, value);
+    },
+  } satisfies Partial<LedgerWrites>;
+}

@@ -1,0 +1,120 @@
+/** Users, API keys, sessions (refresh tokens), failed logins and idempotency keys. */
+import type { LedgerReads, LedgerWrites, RefreshTokenRecord } from '../../service/ports/ledger-store.js';
+import { mapPage, page } from '../shared/paging.js';
+import type { SqliteQueries } from './queries.js';
+import { type UserRow, toUser } from './rows.js';
+
+export function userReads(q: SqliteQueries) {
+  return {
+    async getUser(id) {
+      const row = q.get<UserRow>('SELECT * FROM users WHERE id = ?', id);
+      return row && toUser(row);
+    },
+
+    async findUserByEmail(email) {
+      const row = q.get<UserRow>('SELECT * FROM users WHERE email = ?', email);
+      return row && toUser(row);
+    },
+
+    async findUserByApiKeyHash(keyHash) {
+      const row = q.get<UserRow>('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?', keyHash);
+      return row && toUser(row);
+    },
+
+    async listUsers(request) {
+      const rows = q.all<UserRow>('SELECT * FROM users WHERE id > ? ORDER BY id LIMIT ?', String(request.after?.[0] ?? ''), request.limit + 1);
+      return mapPage(page(rows, request.limit, (u) => [u.id]), (row) => {
+        const { password_hash: _hash, ...user } = toUser(row);
+        return user;
+      });
+    },
+
+    async countUsers() {
+      return q.get<{ count: number }>('SELECT COUNT(*) AS count FROM users')!.count;
+    },
+
+    async countActiveAdmins() {
+      return q.get<{ count: number }>(
+        "SELECT COUNT(*) AS count FROM users WHERE is_active = 1 AND json_extract(permissions, '$.admin') = 1")!.count;
+    },
+
+    async findRefreshToken(tokenHash) {
+      return q.get<RefreshTokenRecord>('SELECT * FROM refresh_tokens WHERE token_hash = ?', tokenHash);
+    },
+
+    async recentLoginFailures(key, since, limit) {
+      return q.all<{ failed_at: string }>(
+        'SELECT failed_at FROM login_failures WHERE key = ? AND failed_at > ? ORDER BY failed_at DESC LIMIT ?', key, since, limit)
+        .map((row) => row.failed_at);
+    },
+
+    async getIdempotencyRecord(principalId, key) {
+      return q.get('SELECT request_hash, status_code, response_body, created_at FROM idempotency_keys WHERE principal_id = ? AND key = ?',
+        principalId, key);
+    },
+  } satisfies Partial<LedgerReads>;
+}
+
+export function userWrites(q: SqliteQueries) {
+  return {
+    async insertUser(user) {
+      q.run(`INSERT INTO users (id, name, email, user_type, password_hash, permissions, is_active, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, user.id, user.name, user.email, user.user_type, user.password_hash,
+      JSON.stringify(user.permissions), user.is_active ? 1 : 0, user.created_at);
+    },
+
+    async updateUser(id, changes) {
+      const { permissions, ...rest } = changes;
+      q.update('users', id, permissions === undefined ? rest : { ...rest, permissions: JSON.stringify(permissions) });
+    },
+
+    async insertApiKey(key) {
+      q.run('INSERT INTO api_keys (id, user_id, key_hash, created_at) VALUES (?, ?, ?, ?)', key.id, key.user_id, key.key_hash, key.created_at);
+    },
+
+    async insertRefreshToken(token) {
+      q.run(`INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at, revoked_at, replaced_by)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, token.id, token.user_id, token.family_id, token.token_hash, token.created_at,
+      token.expires_at, token.revoked_at, token.replaced_by);
+    },
+
+    async revokeRefreshToken(id, revokedAt, replacedBy) {
+      q.run('UPDATE refresh_tokens SET revoked_at = ?, replaced_by = ? WHERE id = ? AND revoked_at IS NULL', revokedAt, replacedBy, id);
+    },
+
+    async revokeRefreshFamily(familyId, revokedAt) {
+      q.run('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', revokedAt, familyId);
+    },
+
+    async recordLoginFailure(keys, failedAt) {
+      for (const key of keys) q.run('INSERT INTO login_failures (key, failed_at) VALUES (?, ?)', key, failedAt);
+    },
+
+    async clearLoginFailures(key) {
+      q.run('DELETE FROM login_failures WHERE key = ?', key);
+    },
+
+    async deleteLoginFailuresBefore(before) {
+      q.run('DELETE FROM login_failures WHERE failed_at < ?', before);
+    },
+
+    async reserveIdempotencyKey(principalId, key, requestHash, createdAt) {
+      const result = q.run(`INSERT INTO idempotency_keys (principal_id, key, request_hash, created_at)
+        VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, principalId, key, requestHash, createdAt);
+      return result.changes === 1;
+    },
+
+    async completeIdempotencyKey(principalId, key, statusCode, responseBody) {
+      q.run('UPDATE idempotency_keys SET status_code = ?, response_body = ? WHERE principal_id = ? AND key = ?',
+        statusCode, responseBody, principalId, key);
+    },
+
+    async releaseIdempotencyKey(principalId, key) {
+      q.run('DELETE FROM idempotency_keys WHERE principal_id = ? AND key = ? AND status_code IS NULL', principalId, key);
+    },
+
+    async deleteIdempotencyKeysBefore(createdBefore) {
+      q.run('DELETE FROM idempotency_keys WHERE created_at < ?', createdBefore);
+    },
+  } satisfies Partial<LedgerWrites>;
+}
