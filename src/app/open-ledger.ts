@@ -1,13 +1,15 @@
 /**
- * The composition root shared by `ledger serve` and the CLI commands: it chooses the SQLite
- * adapter, the system clock and UUIDv7 ids, and builds the service over them.
+ * The composition root shared by `ledger serve` and the CLI commands: it chooses the storage
+ * adapter from the database location (a SQLite file, or a PostgreSQL URL), the system clock and
+ * UUIDv7 ids, and builds the service over them. Nothing above this file learns which store it has.
  */
 import { existsSync } from 'node:fs';
 import { uuidv7 } from 'uuidv7';
 import type { ServiceOptions } from '../service/context.js';
 import { LedgerService } from '../service/ledger-service.js';
+import type { LedgerStore } from '../service/ports/ledger-store.js';
 import type { Runtime } from '../service/ports/runtime.js';
-import { migrateSqlite, openSqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { describeDatabaseLocation, parseDatabaseLocation } from './database-location.js';
 import { MissingDatabaseError } from './missing-database-error.js';
 
 export const systemRuntime: Runtime = {
@@ -17,20 +19,49 @@ export const systemRuntime: Runtime = {
 
 export { MissingDatabaseError };
 
-export function databaseExists(path: string): boolean {
-  return existsSync(path);
+/** Creates the database (a SQLite file if missing) and brings its schema up to date. */
+export async function initLedger(location: string): Promise<void> {
+  const parsed = parseDatabaseLocation(location);
+  if (parsed.kind === 'postgres') {
+    const { migratePostgres } = await import('../storage/postgres/postgres-store.js');
+    await migratePostgres(parsed.url);
+  } else {
+    const { migrateSqlite } = await import('../storage/sqlite/sqlite-store.js');
+    migrateSqlite(parsed.path);
+  }
 }
 
-/** Creates the database file if missing and applies migrations. */
-export async function initLedger(path: string): Promise<void> {
-  migrateSqlite(path);
-  const service = await openLedger(path);
-  await service.ctx.store.close();
+/** True when the location holds a ledger whose schema has been created (`ledger init`). */
+export async function ledgerExists(location: string): Promise<boolean> {
+  const parsed = parseDatabaseLocation(location);
+  if (parsed.kind === 'sqlite') return existsSync(parsed.path);
+  const { postgresLedgerExists } = await import('../storage/postgres/postgres-store.js');
+  return postgresLedgerExists(parsed.url);
 }
 
-export async function openLedger(path: string, runtime: Runtime = systemRuntime, options: ServiceOptions = {}): Promise<LedgerService> {
-  if (!existsSync(path)) throw new MissingDatabaseError(path);
+/** Opens the store at an initialised location; a missing ledger is a MissingDatabaseError. */
+export async function openStore(location: string): Promise<LedgerStore> {
+  const parsed = parseDatabaseLocation(location);
+  if (parsed.kind === 'postgres') {
+    const { openPostgresStore } = await import('../storage/postgres/postgres-store.js');
+    return openPostgresStore({
+      url: parsed.url,
+      poolSize: process.env.LEDGER_PG_POOL_SIZE ? Number(process.env.LEDGER_PG_POOL_SIZE) : undefined,
+      missing: () => new MissingDatabaseError(describeDatabaseLocation(parsed)),
+    });
+  }
+  if (!existsSync(parsed.path)) throw new MissingDatabaseError(parsed.path);
+  const { openSqliteStore } = await import('../storage/sqlite/sqlite-store.js');
   const synchronous = process.env.LEDGER_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL';
-  const store = openSqliteStore({ path, synchronous });
-  return LedgerService.create(store, runtime, { jwtSecret: process.env.LEDGER_JWT_SECRET || undefined, ...options });
+  return openSqliteStore({ path: parsed.path, synchronous });
+}
+
+export async function openLedger(location: string, runtime: Runtime = systemRuntime, options: ServiceOptions = {}): Promise<LedgerService> {
+  const store = await openStore(location);
+  try {
+    return await LedgerService.create(store, runtime, { jwtSecret: process.env.LEDGER_JWT_SECRET || undefined, ...options });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 }

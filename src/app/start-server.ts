@@ -1,20 +1,22 @@
 /** `ledger serve`: the HTTP server's composition root. */
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../http/build-app.js';
-import { databaseExists, initLedger, openLedger } from './open-ledger.js';
+import { describeDatabaseLocation, parseDatabaseLocation } from './database-location.js';
+import { initLedger, ledgerExists, openLedger } from './open-ledger.js';
 
 export interface ServerOptions {
-  dbPath: string;
+  /** A SQLite file path or a PostgreSQL URL. */
+  database: string;
   port: number;
   host: string;
 }
 
 export async function startServer(options: ServerOptions): Promise<void> {
-  if (!databaseExists(options.dbPath)) {
-    await initLedger(options.dbPath);
-    process.stdout.write(`Initialised a new ledger database at ${options.dbPath}\n`);
+  if (!(await ledgerExists(options.database))) {
+    await initLedger(options.database);
+    process.stdout.write(`Initialised a new ledger database at ${describeDatabaseLocation(parseDatabaseLocation(options.database))}\n`);
   }
-  const service = await openLedger(options.dbPath);
+  const service = await openLedger(options.database);
   const bodyLimitBytes = process.env.LEDGER_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BODY_LIMIT_BYTES) : undefined;
   const webRoot = process.env.LEDGER_WEB_ROOT ?? fileURLToPath(new URL('../web/', import.meta.url));
   const app = await buildApp({ service, bodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot });

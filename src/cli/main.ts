@@ -33,9 +33,9 @@ function jsonUsageErrors(program: Command): Command {
 
 export function buildProgram(json = process.argv.includes('--json')): Command {
   const program = new Command('ledger')
-    .description('Double-entry bookkeeping on a local SQLite file, with an HTTP API and web UI (ledger serve).')
+    .description('Double-entry bookkeeping on a local SQLite file or a PostgreSQL database, with an HTTP API and web UI (ledger serve).')
     .version(packageVersion(), '-V, --version', 'print the version')
-    .addOption(new Option('--db <path>', 'database file').env('LEDGER_DB').default('./ledger.db'))
+    .addOption(new Option('--db <path|url>', 'SQLite database file, or postgres://user:pass@host:port/dbname').env('LEDGER_DB').default('./ledger.db'))
     .option('--json', 'print machine-readable JSON (the HTTP API\'s envelope)')
     .addOption(new Option('--api-key <key>', 'API key for write operations that are attributed to a user').env('LEDGER_API_KEY'))
     .exitOverride();

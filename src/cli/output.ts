@@ -1,6 +1,6 @@
 /** Printing results and failures: JSON envelopes under --json, readable text otherwise. */
 import { isLedgerError } from '../domain/errors.js';
-import { MissingDatabaseError } from '../app/missing-database-error.js';
+import { DatabaseOpenError } from '../app/missing-database-error.js';
 import { EXIT, EXIT_CODE } from './exit-codes.js';
 
 export function printJson(value: unknown): void {
@@ -10,10 +10,10 @@ export function printJson(value: unknown): void {
 export function reportFailure(error: unknown, json: boolean): number {
   // `ledger export ... | head`: the reader has all it wanted (see the stdout handler in main.ts).
   if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return EXIT.ok;
-  if (error instanceof MissingDatabaseError) {
-    const body = { code: 'NOT_FOUND', message: error.message, suggestion: 'Run `ledger init` to create it' };
-    process.stderr.write(json ? `${JSON.stringify(body)}\n` : `error: ${error.message}\n`);
-    return EXIT.notFound;
+  if (error instanceof DatabaseOpenError) {
+    const body = { code: error.code, message: error.message, suggestion: error.suggestion };
+    process.stderr.write(json ? `${JSON.stringify(body)}\n` : `error: ${error.message}\n${error.suggestion}\n`);
+    return EXIT_CODE[error.code];
   }
   if (isLedgerError(error)) {
     const body: Record<string, string> = { code: error.code, message: error.message };

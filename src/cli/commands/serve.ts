@@ -3,14 +3,16 @@ import { globals } from '../global-options.js';
 
 export function registerServeCommands(program: Command): void {
   program.command('init')
-    .description('Create the database file and run migrations')
-    .addHelpText('after', '\nExample:\n  $ ledger init --db books.db')
+    .description('Create the database (a SQLite file, or the schema in a PostgreSQL database) and run migrations')
+    .addHelpText('after', '\nExamples:\n  $ ledger init --db books.db\n  $ ledger init --db postgres://ledger:secret@127.0.0.1:5432/books')
     .action(async (_options, command: Command) => {
       const { db, json } = globals(command);
       const { initLedger } = await import('../../app/open-ledger.js');
       await initLedger(db);
-      if (json) process.stdout.write(`${JSON.stringify({ data: { database: db, initialized: true } })}\n`);
-      else process.stdout.write(`Initialised ledger database ${db}\n`);
+      const { describeDatabaseLocation, parseDatabaseLocation } = await import('../../app/database-location.js');
+      const shown = describeDatabaseLocation(parseDatabaseLocation(db));
+      if (json) process.stdout.write(`${JSON.stringify({ data: { database: shown, initialized: true } })}\n`);
+      else process.stdout.write(`Initialised ledger database ${shown}\n`);
     });
 
   program.command('serve')
@@ -22,7 +24,7 @@ export function registerServeCommands(program: Command): void {
       const { db } = globals(command);
       const { startServer } = await import('../../app/start-server.js');
       await startServer({
-        dbPath: db,
+        database: db,
         port: Number(options.port ?? process.env.PORT ?? 3000),
         host: options.host ?? process.env.LEDGER_HOST ?? '127.0.0.1',
       });

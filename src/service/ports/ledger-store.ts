@@ -77,6 +77,13 @@ export interface IdempotencyRecord {
   created_at: string;
 }
 
+export interface ApiKeyRecord {
+  id: string;
+  user_id: string;
+  key_hash: string;
+  created_at: string;
+}
+
 export interface RefreshTokenRecord {
   id: string;
   user_id: string;
@@ -133,6 +140,16 @@ export interface LedgerReads {
   recentLoginFailures(key: string, since: string, limit: number): Promise<string[]>;
 
   getIdempotencyRecord(principalId: string, key: string): Promise<IdempotencyRecord | undefined>;
+
+  // Whole-ledger reads, for copying a ledger between stores and for checking it.
+  /** Entries with their lines in posting order (the order they were stored), keyset-paged on [seq]. */
+  listEntriesInPostingOrder(page: PageRequest): Promise<StorePage<JournalEntryView>>;
+  countEntries(): Promise<number>;
+  /** Users with their stored password hashes, in id order, keyset-paged on [id]. */
+  listStoredUsers(page: PageRequest): Promise<StorePage<StoredUser>>;
+  /** API keys as stored (hashes only), in id order. */
+  allApiKeys(): Promise<ApiKeyRecord[]>;
+  allSettings(): Promise<Map<string, string>>;
 }
 
 export interface NewUserRecord extends User {
@@ -163,7 +180,7 @@ export interface LedgerWrites {
 
   insertUser(user: NewUserRecord): Promise<void>;
   updateUser(id: string, changes: Partial<Pick<StoredUser, 'name' | 'permissions' | 'is_active' | 'password_hash'>>): Promise<void>;
-  insertApiKey(key: { id: string; user_id: string; key_hash: string; created_at: string }): Promise<void>;
+  insertApiKey(key: ApiKeyRecord): Promise<void>;
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
   revokeRefreshToken(id: string, revokedAt: string, replacedBy: string | null): Promise<void>;
   revokeRefreshFamily(familyId: string, revokedAt: string): Promise<void>;

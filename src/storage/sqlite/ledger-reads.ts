@@ -196,5 +196,20 @@ export function ledgerReads(q: SqliteQueries) {
     async getSetting(key) {
       return q.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', key)?.value;
     },
+
+    async allSettings() {
+      return new Map(q.all<{ key: string; value: string }>('SELECT key, value FROM settings ORDER BY key').map((row) => [row.key, row.value]));
+    },
+
+    async listEntriesInPostingOrder(request) {
+      const rows = q.all<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE e.seq > ? ORDER BY e.seq LIMIT ?`,
+        Number(request.after?.[0] ?? 0), request.limit + 1);
+      const result = page(rows, request.limit, (row) => [row.seq]);
+      return { items: withLines(q, result.items), next: result.next };
+    },
+
+    async countEntries() {
+      return q.get<{ count: number }>('SELECT COUNT(*) AS count FROM journal_entries')!.count;
+    },
   } satisfies Partial<LedgerReads>;
 }

@@ -1,5 +1,5 @@
 /** Users, API keys, sessions (refresh tokens), failed logins and idempotency keys. */
-import type { LedgerReads, LedgerWrites, RefreshTokenRecord } from '../../service/ports/ledger-store.js';
+import type { ApiKeyRecord, LedgerReads, LedgerWrites, RefreshTokenRecord } from '../../service/ports/ledger-store.js';
 import { mapPage, page } from '../shared/paging.js';
 import type { SqliteQueries } from './queries.js';
 import { type UserRow, toUser } from './rows.js';
@@ -27,6 +27,15 @@ export function userReads(q: SqliteQueries) {
         const { password_hash: _hash, ...user } = toUser(row);
         return user;
       });
+    },
+
+    async listStoredUsers(request) {
+      const rows = q.all<UserRow>('SELECT * FROM users WHERE id > ? ORDER BY id LIMIT ?', String(request.after?.[0] ?? ''), request.limit + 1);
+      return mapPage(page(rows, request.limit, (u) => [u.id]), toUser);
+    },
+
+    async allApiKeys() {
+      return q.all<ApiKeyRecord>('SELECT id, user_id, key_hash, created_at FROM api_keys ORDER BY id');
     },
 
     async countUsers() {
