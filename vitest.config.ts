@@ -18,6 +18,8 @@ export default defineConfig({
           ...common,
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // The command line on a PostgreSQL URL needs the postgres project's server.
+          exclude: ['test/cli/on-postgres.test.ts'],
           env: { LEDGER_TEST_BACKEND: 'sqlite' },
         },
       },
@@ -28,7 +30,7 @@ export default defineConfig({
         test: {
           ...common,
           name: 'postgres',
-          include: ['test/api/**/*.test.ts', 'test/service/**/*.test.ts', 'test/storage/**/*.test.ts'],
+          include: ['test/api/**/*.test.ts', 'test/service/**/*.test.ts', 'test/storage/**/*.test.ts', 'test/cli/on-postgres.test.ts'],
           // Group commit is a mechanism of the SQLite adapter (one writer, a file lock); it has no
           // PostgreSQL counterpart to test.
           exclude: ['test/storage/group-commit.test.ts'],

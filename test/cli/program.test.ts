@@ -74,7 +74,7 @@ describe('ledger --version and --help', () => {
   it('lists the global options in the top-level help', () => {
     const run = ledger(['--help']);
     expect(run.status).toBe(0);
-    for (const option of ['--db <path>', '--json', '--api-key <key>', '-V, --version', '-h, --help']) expect(run.stdout).toContain(option);
+    for (const option of ['--db <path|url>', '--json', '--api-key <key>', '-V, --version', '-h, --help']) expect(run.stdout).toContain(option);
     expect(run.stdout).toContain('env: LEDGER_DB');
     expect(run.stdout).toContain('env: LEDGER_API_KEY');
   });

@@ -1,0 +1,94 @@
+/**
+ * The command line on PostgreSQL: one switch (`--db postgres://...` or LEDGER_DB, `postgresql://`
+ * too) makes `ledger init` and every command use the PostgreSQL adapter, and a database that
+ * cannot be used says why in a sentence, never a stack trace. Runs in the postgres project.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entry, ledger, ledgerJson, tempFolder } from '../helpers/cli.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const folder = tempFolder('postgres');
+let database: TestDatabase;
+let empty: TestDatabase;
+
+beforeAll(async () => {
+  [database, empty] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+});
+
+afterAll(async () => {
+  await Promise.all([database?.drop(), empty?.drop()]);
+  folder.remove();
+});
+
+/** The URL with another database name on the same server. */
+function otherDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+describe('ledger on PostgreSQL', () => {
+  it('initialises the database and runs the bookkeeping commands on it, from --db or LEDGER_DB', () => {
+    const db = database.url;
+    expect(ledgerJson(['init'], { db }).data).toEqual({ database: expect.stringMatching(/^postgres/), initialized: true });
+    // Initialising again is harmless (migrations are versioned).
+    expect(ledger(['init'], { db }).status).toBe(0);
+    const usd = ledgerJson(['currencies', 'create-fiat', 'USD'], { db }).data;
+    const account = (number: string, name: string, type: string, normal: string) => ledgerJson(['accounts', 'create',
+      '--number', number, '--name', name, '--currency', usd.id, '--type', type, '--normal-balance', normal], { db }).data;
+    const cash = account('1000', 'Cash', 'asset', 'debit');
+    const sales = account('4000', 'Sales', 'revenue', 'credit');
+    ledgerJson(['periods', 'create', '--name', '2026', '--start', '2026-01-01', '--end', '2026-12-31'], { db });
+    const key = ledgerJson(['users', 'create-service-account', '--name', 'agent'], { db }).data.api_key as string;
+    const file = join(folder.dir, 'sale.json');
+    writeFileSync(file, JSON.stringify(entry(cash.id, sales.id, '123456789012345678901234567890', '2026-03-01', 'big sale')));
+    expect(ledger(['journal-entries', 'create', '--file', file], { db, apiKey: key }).status).toBe(0);
+
+    // The same books through LEDGER_DB, with the postgresql:// spelling.
+    const env = { LEDGER_DB: db.replace(/^postgres:/, 'postgresql:') };
+    const trial = ledgerJson(['reports', 'trial-balance'], { env }).data;
+    expect(trial.is_balanced).toBe(true);
+    expect(trial.totals).toEqual([expect.objectContaining({ debit_total: '123456789012345678901234567890', credit_total: '123456789012345678901234567890' })]);
+    const listed = ledgerJson(['accounts', 'list'], { env }).data.map((a: { account_number: string }) => a.account_number);
+    expect(listed).toEqual(['1000', '4000']);
+  });
+
+  it('says a database has no ledger yet, exits 4, and creates nothing', () => {
+    const run = ledger(['accounts', 'list'], { db: empty.url });
+    expect(run.status).toBe(4);
+    expect(run.stderr).toMatch(/^error: No ledger database at postgres:\/\/.*Run `ledger init`/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    // Still no schema: a second look says the same.
+    expect(ledger(['accounts', 'list'], { db: empty.url }).status).toBe(4);
+  });
+
+  it('names a database that does not exist (exit 4), an unreachable server (exit 5) and a malformed URL (exit 1)', () => {
+    const missing = ledger(['--json', 'accounts', 'list'], { db: otherDatabase(database.url, 'no_such_books') });
+    expect(missing.status).toBe(4);
+    expect(JSON.parse(missing.stderr)).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('"no_such_books" does not exist') });
+
+    const unreachable = ledger(['accounts', 'list'], { db: 'postgres://ledger:secret@127.0.0.1:1/books' });
+    expect(unreachable.status).toBe(5);
+    expect(unreachable.stderr).toBe('error: Cannot reach PostgreSQL at 127.0.0.1:1 (ECONNREFUSED)\n'
+      + 'Check that the server is running and that the URL\'s host and port are right\n');
+
+    for (const url of ['postgres://', 'postgres://127.0.0.1:5432', 'postgres://[bad']) {
+      const malformed = ledger(['--json', 'accounts', 'list'], { db: url });
+      expect(malformed.status).toBe(1);
+      expect(JSON.parse(malformed.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', suggestion: expect.stringContaining('postgres://') });
+    }
+  });
+
+  it('never prints the password of the URL', () => {
+    const withPassword = new URL(database.url);
+    withPassword.username = 'ledger_user';
+    withPassword.password = 's3cret-pass';
+    const run = ledger(['init'], { db: withPassword.toString() });
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).not.toContain('s3cret-pass');
+    const init = ledgerJson(['init'], { db: database.url.replace('://', '://postgres:hunter22@') });
+    expect(JSON.stringify(init)).not.toContain('hunter22');
+  });
+});
