@@ -2,7 +2,7 @@
  * Where the ledger lives: a SQLite file path (the default) or a PostgreSQL URL
  * (`postgres://user:pass@host:port/dbname`, `postgresql://` too), as given by --db or LEDGER_DB.
  */
-import { DatabaseOpenError } from './missing-database-error.js';
+import { StoreOpenError } from '../service/ports/store-errors.js';
 
 export type DatabaseLocation =
   | { kind: 'sqlite'; path: string }
@@ -16,15 +16,15 @@ export function parseDatabaseLocation(text: string): DatabaseLocation {
   try {
     url = new URL(text);
   } catch {
-    throw new DatabaseOpenError('VALIDATION_ERROR', 'The PostgreSQL URL is malformed',
+    throw new StoreOpenError('VALIDATION_ERROR', 'The PostgreSQL URL is malformed',
       'Use postgres://user:password@host:port/dbname (percent-encode special characters in the password)');
   }
   if (url.hostname === '' && !url.searchParams.has('host')) {
-    throw new DatabaseOpenError('VALIDATION_ERROR', 'The PostgreSQL URL names no host',
+    throw new StoreOpenError('VALIDATION_ERROR', 'The PostgreSQL URL names no host',
       'Use postgres://user:password@host:port/dbname');
   }
   if (url.pathname.length <= 1) {
-    throw new DatabaseOpenError('VALIDATION_ERROR', 'The PostgreSQL URL names no database',
+    throw new StoreOpenError('VALIDATION_ERROR', 'The PostgreSQL URL names no database',
       'Add the database name: postgres://user:password@host:port/dbname');
   }
   return { kind: 'postgres', url: text };

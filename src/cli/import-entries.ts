@@ -9,8 +9,8 @@ import type { Actor } from '../service/actor.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { CreateEntryBody, type CreateEntryInput } from '../schemas/journal-entry.js';
 import { assertMatches } from '../schemas/validate.js';
-import { readInput } from './commands/journal-entries.js';
 import { progressBar } from './progress-bar.js';
+import { readInput } from './read-input.js';
 
 interface SourcedEntry {
   entry: CreateEntryInput;

@@ -1,6 +1,7 @@
 /** Printing results and failures: JSON envelopes under --json, readable text otherwise. */
 import { isLedgerError } from '../domain/errors.js';
-import { DatabaseOpenError } from '../app/missing-database-error.js';
+import { MissingDatabaseError } from '../app/missing-database-error.js';
+import { StoreOpenError } from '../service/ports/store-errors.js';
 import { EXIT, EXIT_CODE } from './exit-codes.js';
 
 export function printJson(value: unknown): void {
@@ -10,9 +11,11 @@ export function printJson(value: unknown): void {
 export function reportFailure(error: unknown, json: boolean): number {
   // `ledger export ... | head`: the reader has all it wanted (see the stdout handler in main.ts).
   if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return EXIT.ok;
-  if (error instanceof DatabaseOpenError) {
+  if (error instanceof StoreOpenError) {
     const body = { code: error.code, message: error.message, suggestion: error.suggestion };
-    process.stderr.write(json ? `${JSON.stringify(body)}\n` : `error: ${error.message}\n${error.suggestion}\n`);
+    // A missing database's message already says to run `ledger init`.
+    const hint = error instanceof MissingDatabaseError ? '' : `${error.suggestion}\n`;
+    process.stderr.write(json ? `${JSON.stringify(body)}\n` : `error: ${error.message}\n${hint}`);
     return EXIT_CODE[error.code];
   }
   if (isLedgerError(error)) {

@@ -1,5 +1,5 @@
 /** `ledger journal-entries list|get|create|reverse|import`. */
-import { readFileSync } from 'node:fs';
+import { readInput } from '../read-input.js';
 import { type Command, Option } from 'commander';
 import { validationError } from '../../domain/errors.js';
 import type { EntryView } from '../../schemas/journal-entry.js';
@@ -123,12 +123,3 @@ export function readJsonFile(path: string): unknown {
   }
 }
 
-/** Reads a file (or stdin for "-"); a missing or unreadable file is the user's error, not a crash. */
-export function readInput(path: string): string {
-  try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
-  } catch (error) {
-    throw validationError(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'file',
-      'Check the path of the file');
-  }
-}

@@ -7,7 +7,7 @@ import { type Param, type SqliteQueries, placeholders } from './queries.js';
 import {
   type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow,
   toAccount, toAccountLine, toCurrency, toEntry, toPeriod,
-} from './rows.js';
+} from '../shared/rows.js';
 
 const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
   e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,

@@ -2,7 +2,7 @@
 import type { ApiKeyRecord, LedgerReads, LedgerWrites, RefreshTokenRecord } from '../../service/ports/ledger-store.js';
 import { mapPage, page } from '../shared/paging.js';
 import type { SqliteQueries } from './queries.js';
-import { type UserRow, toUser } from './rows.js';
+import { type UserRow, toUser } from '../shared/rows.js';
 
 export function userReads(q: SqliteQueries) {
   return {

@@ -1,4 +1,8 @@
-/** Row shapes of the SQLite schema and their mapping to domain records. */
+/**
+ * Row shapes of the ledger's tables (the same in both adapters' schemas) and their mapping to
+ * domain records. Booleans arrive as 0/1 from SQLite and as booleans from PostgreSQL; sequence
+ * numbers as numbers or as int8 strings. Every stored amount is parsed by parseStoredAmount.
+ */
 import { parseStoredAmount } from '../../domain/money/amount.js';
 import type {
   Account, AccountType, AssetType, Currency, EntryType, JournalEntryView, JournalLineView, NormalBalance, Period, PeriodStatus, UserType,
@@ -16,8 +20,8 @@ export function toCurrency(row: CurrencyRow): Currency {
 
 export interface AccountRow {
   id: string; account_number: string; name: string; currency_id: string; account_type: string;
-  normal_balance: string; has_subledger: number; parent_id: string | null; entity_id: string | null;
-  xbrl_tag: string | null; is_active: number; created_at: string;
+  normal_balance: string; has_subledger: number | boolean; parent_id: string | null; entity_id: string | null;
+  xbrl_tag: string | null; is_active: number | boolean; created_at: string;
 }
 
 export function toAccount(row: AccountRow): Account {
@@ -25,8 +29,8 @@ export function toAccount(row: AccountRow): Account {
     ...row,
     account_type: row.account_type as AccountType,
     normal_balance: row.normal_balance as NormalBalance,
-    has_subledger: row.has_subledger === 1,
-    is_active: row.is_active === 1,
+    has_subledger: row.has_subledger === 1 || row.has_subledger === true,
+    is_active: row.is_active === 1 || row.is_active === true,
   };
 }
 
@@ -78,7 +82,7 @@ export function toAccountLine(row: AccountLineRow): AccountLine {
 
 export interface UserRow {
   id: string; name: string; email: string | null; user_type: string; password_hash: string | null;
-  permissions: string; is_active: number; created_at: string;
+  permissions: string; is_active: number | boolean; created_at: string;
 }
 
 export function toUser(row: UserRow): StoredUser {
@@ -86,7 +90,7 @@ export function toUser(row: UserRow): StoredUser {
     ...row,
     user_type: row.user_type as UserType,
     permissions: JSON.parse(row.permissions) as Record<string, boolean>,
-    is_active: row.is_active === 1,
+    is_active: row.is_active === 1 || row.is_active === true,
   };
 }
 

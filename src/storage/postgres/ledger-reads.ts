@@ -1,0 +1,228 @@
+/** Reads of the books (currencies, accounts, periods, entries) and the totals reports are built from. */
+import { parseStoredAmount } from '../../domain/money/amount.js';
+import type { JournalEntryView } from '../../domain/types.js';
+import type { LedgerReads } from '../../service/ports/ledger-store.js';
+import { mapPage, page, sumByAccount, type TotalsRow } from '../shared/paging.js';
+import {
+  type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow,
+  toAccount, toAccountLine, toCurrency, toEntry, toPeriod,
+} from '../shared/rows.js';
+import type { Param, PgQueries } from './queries.js';
+
+const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
+  e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,
+  e.created_by, e.posted_at, e.currency_id`;
+
+const LINE_COLUMNS = `l.seq, l.id, l.entry_seq, l.account_id, a.account_number, a.name AS account_name,
+  l.debit_amount::text AS debit_amount, l.credit_amount::text AS credit_amount, l.description`;
+
+async function withLines(q: PgQueries, rows: EntryRow[]): Promise<JournalEntryView[]> {
+  if (rows.length === 0) return [];
+  const lines = await q.all<LineRow>(
+    `SELECT ${LINE_COLUMNS} FROM journal_lines l JOIN accounts a ON a.id = l.account_id
+     WHERE l.entry_seq = ANY($1::bigint[]) ORDER BY l.seq`, rows.map((row) => String(row.seq)));
+  const byEntry = new Map<number, LineRow[]>();
+  for (const line of lines) {
+    const list = byEntry.get(line.entry_seq);
+    if (list) list.push(line);
+    else byEntry.set(line.entry_seq, [line]);
+  }
+  return rows.map((row) => toEntry(row, byEntry.get(row.seq) ?? []));
+}
+
+const TOTALS = 'account_id, debit_total::text AS debit_total, credit_total::text AS credit_total';
+
+export function ledgerReads(q: PgQueries) {
+  return {
+    async getCurrency(id) {
+      const row = await q.get<CurrencyRow>('SELECT * FROM currencies WHERE id = $1', id);
+      return row && toCurrency(row);
+    },
+
+    async listCurrencies(request) {
+      // Ordered as SQLite orders its COLLATE NOCASE column: ASCII letters folded to lower case.
+      const rows = await q.all<CurrencyRow>('SELECT * FROM currencies WHERE lower(code) > lower($1) ORDER BY lower(code) LIMIT $2',
+        String(request.after?.[0] ?? ''), request.limit + 1);
+      return page(rows.map(toCurrency), request.limit, (c) => [c.code]);
+    },
+
+    async getAccount(id) {
+      const row = await q.get<AccountRow>('SELECT * FROM accounts WHERE id = $1', id);
+      return row && toAccount(row);
+    },
+
+    async getAccounts(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return new Map();
+      const rows = await q.all<AccountRow>('SELECT * FROM accounts WHERE id = ANY($1::text[])', unique);
+      return new Map(rows.map((row) => [row.id, toAccount(row)]));
+    },
+
+    async listAccounts(filter, request) {
+      const where = ['account_number > $1'];
+      const params: Param[] = [String(request.after?.[0] ?? '')];
+      const add = (condition: string, value: Param) => { params.push(value); where.push(`${condition} $${params.length}`); };
+      if (filter.account_type !== undefined) add('account_type =', filter.account_type);
+      if (filter.currency_id !== undefined) add('currency_id =', filter.currency_id);
+      if (filter.is_active !== undefined) add('is_active =', filter.is_active);
+      if (filter.parent_id !== undefined) add('parent_id =', filter.parent_id);
+      params.push(request.limit + 1);
+      const rows = await q.all<AccountRow>(
+        `SELECT * FROM accounts WHERE ${where.join(' AND ')} ORDER BY account_number LIMIT $${params.length}`, ...params);
+      return page(rows.map(toAccount), request.limit, (a) => [a.account_number]);
+    },
+
+    async listSubAccounts(parentId) {
+      return (await q.all<AccountRow>('SELECT * FROM accounts WHERE parent_id = $1 ORDER BY account_number', parentId)).map(toAccount);
+    },
+
+    async allAccounts() {
+      return (await q.all<AccountRow>('SELECT * FROM accounts ORDER BY account_number')).map(toAccount);
+    },
+
+    async accountTotals(query) {
+      const ids = query.account_ids;
+      if (ids !== undefined && ids.length === 0) return new Map();
+      // A null array means every account.
+      const idParam = ids === undefined ? null : [...ids];
+      const accountFilter = '($ACCOUNTS::text[] IS NULL OR account_id = ANY($ACCOUNTS::text[]))';
+      let rows: TotalsRow[];
+      if (query.period_id !== undefined) {
+        rows = await q.all<TotalsRow>(`SELECT ${TOTALS} FROM account_period_totals
+          WHERE period_id = $1 AND ${accountFilter.replaceAll('$ACCOUNTS', '$2')}`, query.period_id, idParam);
+      } else if (query.before_date !== undefined) {
+        // Whole periods that ended before the date, then the days of the date's own period before it.
+        rows = await q.all<TotalsRow>(`WITH last AS (SELECT coalesce(max(end_date), '') AS end_date FROM periods WHERE end_date < $1)
+          SELECT ${TOTALS} FROM account_period_totals
+            WHERE period_id IN (SELECT id FROM periods WHERE end_date <= (SELECT end_date FROM last))
+              AND ${accountFilter.replaceAll('$ACCOUNTS', '$2')}
+          UNION ALL
+          SELECT ${TOTALS} FROM account_daily_totals
+            WHERE entry_date > (SELECT end_date FROM last) AND entry_date < $1
+              AND ${accountFilter.replaceAll('$ACCOUNTS', '$2')}`, query.before_date, idParam);
+      } else {
+        rows = await q.all<TotalsRow>(`SELECT ${TOTALS} FROM account_balances WHERE ${accountFilter.replaceAll('$ACCOUNTS', '$1')}`, idParam);
+      }
+      return sumByAccount(rows);
+    },
+
+    async closingTotals(scope) {
+      const rows = await q.all<TotalsRow>(`SELECT l.account_id, l.debit_amount::text AS debit_total, l.credit_amount::text AS credit_total
+        FROM journal_entries e JOIN journal_lines l ON l.entry_seq = e.seq
+        WHERE e.entry_type = 'closing' AND ($1::text IS NULL OR e.period_id = $1)
+          AND ($2::text IS NULL OR e.entry_date >= $2) AND ($3::text IS NULL OR e.entry_date <= $3)`,
+      scope.period_id ?? null, scope.range?.start_date ?? null, scope.range?.end_date ?? null);
+      return sumByAccount(rows);
+    },
+
+    async listAccountLines(scope, range, order, request) {
+      const [scopeColumn, scopeId] = 'account_id' in scope ? ['l.account_id', scope.account_id] : ['l.parent_account_id', scope.parent_id];
+      const where = [`${scopeColumn} = $1`];
+      const params: Param[] = [scopeId];
+      const add = (condition: string, value: Param) => { params.push(value); where.push(`${condition} $${params.length}`); };
+      if (range.start_date !== undefined) add('l.entry_date >=', range.start_date);
+      if (range.end_date !== undefined) add('l.entry_date <=', range.end_date);
+      if (request.after !== undefined) {
+        params.push(String(request.after[0]), String(request.after[1]));
+        where.push(`(l.entry_date, l.seq) ${order === 'asc' ? '>' : '<'} ($${params.length - 1}, $${params.length}::bigint)`);
+      }
+      const direction = order === 'asc' ? 'ASC' : 'DESC';
+      params.push(request.limit + 1);
+      const rows = await q.all<AccountLineRow>(
+        `SELECT ${LINE_COLUMNS}, e.id AS journal_entry_id, l.entry_date, e.description AS entry_description, e.reference
+         FROM journal_lines l
+         JOIN accounts a ON a.id = l.account_id
+         JOIN journal_entries e ON e.seq = l.entry_seq
+         WHERE ${where.join(' AND ')}
+         ORDER BY l.entry_date ${direction}, l.seq ${direction} LIMIT $${params.length}`, ...params);
+      return mapPage(page(rows, request.limit, (row) => [row.entry_date, row.seq]), toAccountLine);
+    },
+
+    async getPeriod(id) {
+      // In a write transaction this holds the period against every post and close (a close reads it first).
+      const row = await q.get<PeriodRow>(`SELECT * FROM periods WHERE id = $1${q.locking ? ' FOR UPDATE' : ''}`, id);
+      return row && toPeriod(row);
+    },
+
+    async findPeriodContaining(date) {
+      // In a write transaction a post holds its period in share mode: posts run side by side, and a
+      // close (FOR UPDATE) waits for them and is waited for, so no entry lands in a closing period.
+      const row = await q.get<PeriodRow>(
+        `SELECT * FROM periods WHERE start_date <= $1 ORDER BY start_date DESC LIMIT 1${q.locking ? ' FOR SHARE' : ''}`, date);
+      return row && row.end_date >= date ? toPeriod(row) : undefined;
+    },
+
+    async findOverlappingPeriods(startDate, endDate) {
+      // Two processes creating overlapping periods at once: the second waits and then sees the first.
+      if (q.locking) await q.run("SELECT pg_advisory_xact_lock(hashtext('ledger.periods'))");
+      return (await q.all<PeriodRow>('SELECT * FROM periods WHERE start_date <= $1 AND end_date >= $2 ORDER BY start_date',
+        endDate, startDate)).map(toPeriod);
+    },
+
+    async listPeriods(request) {
+      const rows = await q.all<PeriodRow>('SELECT * FROM periods WHERE start_date > $1 ORDER BY start_date LIMIT $2',
+        String(request.after?.[0] ?? ''), request.limit + 1);
+      return page(rows.map(toPeriod), request.limit, (p) => [p.start_date]);
+    },
+
+    async getEntry(id) {
+      const row = await q.get<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE e.id = $1`, id);
+      return row && (await withLines(q, [row]))[0];
+    },
+
+    async listEntries(filter, order, request) {
+      const where: string[] = [];
+      const params: Param[] = [];
+      const add = (condition: string, value: Param) => { params.push(value); where.push(`${condition} $${params.length}`); };
+      if (request.after !== undefined) {
+        params.push(String(request.after[0]), String(request.after[1]));
+        where.push(`(e.entry_date, e.seq) ${order === 'asc' ? '>' : '<'} ($${params.length - 1}, $${params.length}::bigint)`);
+      }
+      if (filter.period_id !== undefined) add('e.period_id =', filter.period_id);
+      if (filter.start_date !== undefined) add('e.entry_date >=', filter.start_date);
+      if (filter.end_date !== undefined) add('e.entry_date <=', filter.end_date);
+      if (filter.lines !== undefined) {
+        const [column, id] = 'account_id' in filter.lines ? ['account_id', filter.lines.account_id] : ['parent_account_id', filter.lines.parent_id];
+        params.push(id);
+        where.push(`e.seq IN (SELECT l.entry_seq FROM journal_lines l WHERE l.${column} = $${params.length})`);
+      }
+      const direction = order === 'asc' ? 'ASC' : 'DESC';
+      params.push(request.limit + 1);
+      const rows = await q.all<EntryRow>(
+        `SELECT ${ENTRY_COLUMNS} FROM journal_entries e ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY e.entry_date ${direction}, e.seq ${direction} LIMIT $${params.length}`, ...params);
+      const result = page(rows, request.limit, (row) => [row.entry_date, row.seq]);
+      return { items: await withLines(q, result.items), next: result.next };
+    },
+
+    async currencyDebitTotal(currencyId) {
+      const row = await q.get<{ debit_total: string }>('SELECT debit_total::text AS debit_total FROM currency_totals WHERE currency_id = $1', currencyId);
+      return row ? parseStoredAmount(row.debit_total) : 0n;
+    },
+
+    async allCurrencyDebitTotals() {
+      const rows = await q.all<{ currency_id: string; debit_total: string }>('SELECT currency_id, debit_total::text AS debit_total FROM currency_totals');
+      return new Map(rows.map((row) => [row.currency_id, parseStoredAmount(row.debit_total) as bigint]));
+    },
+
+    async getSetting(key) {
+      return (await q.get<{ value: string }>('SELECT value FROM settings WHERE key = $1', key))?.value;
+    },
+
+    async allSettings() {
+      const rows = await q.all<{ key: string; value: string }>('SELECT key, value FROM settings ORDER BY key');
+      return new Map(rows.map((row) => [row.key, row.value]));
+    },
+
+    async listEntriesInPostingOrder(request) {
+      const rows = await q.all<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE e.seq > $1::bigint ORDER BY e.seq LIMIT $2`,
+        String(request.after?.[0] ?? 0), request.limit + 1);
+      const result = page(rows, request.limit, (row) => [row.seq]);
+      return { items: await withLines(q, result.items), next: result.next };
+    },
+
+    async countEntries() {
+      return (await q.get<{ count: number }>('SELECT count(*) AS count FROM journal_entries'))!.count;
+    },
+  } satisfies Partial<LedgerReads>;
+}

@@ -1,0 +1,314 @@
+/**
+ * The PostgreSQL adapter of the LedgerStore port (`pg`, with a connection pool): connections,
+ * transactions, group commit and error translation. What the statements are lives beside it, one
+ * file per concern: schema.ts, ledger-reads.ts, posting.ts, users.ts.
+ *
+ * Several server processes may share one database; the database, not any process's memory, keeps
+ * every rule:
+ * - Writes run at READ COMMITTED. Totals are atomic upserts (`total = total + delta`), so
+ *   concurrent posts lose and double nothing, and the `amount` domain keeps them within 2^127 - 1.
+ * - Reads that decide a rule lock their rows (see LedgerTx): a post holds its period FOR SHARE, a
+ *   close FOR UPDATE, so no entry lands in a period being closed; rotations lock their refresh
+ *   token; removing an admin locks every active admin; setup and period creation take advisory locks.
+ * - Uniqueness (one reversal per entry, idempotency keys, codes, numbers, e-mails) is constraints.
+ * - A job that loses a race (deadlock, serialisation failure) is rolled back to its savepoint and
+ *   run again, so the caller never sees it.
+ * Like the SQLite adapter, each process queues its writes and commits the jobs queued meanwhile in
+ * one transaction, each under its own savepoint: one commit (one WAL flush) serves many requests.
+ * `read()` runs on one pooled connection in a REPEATABLE READ, READ ONLY transaction: one snapshot.
+ */
+import pg from 'pg';
+import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
+import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
+import { StoreOpenError } from '../../service/ports/store-errors.js';
+import { uniqueViolation } from '../shared/errors.js';
+import { ledgerReads } from './ledger-reads.js';
+import { postingWrites } from './posting.js';
+import { type PgExecutor, PgQueries } from './queries.js';
+import { POSTGRES_MIGRATIONS } from './schema.js';
+import { userReads, userWrites } from './users.js';
+
+export interface PostgresStoreOptions {
+  url: string;
+  /** Connections in this process's pool (default 10): one writer at a time plus concurrent reads. */
+  poolSize?: number | undefined;
+  /** The error to raise when the database has no ledger schema yet. */
+  missing: () => Error;
+}
+
+/** int8 (counts, sequence numbers) as JavaScript numbers; amounts are numeric and stay strings. */
+const TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) {
+      return (text: string) => {
+        const value = Number(text);
+        if (!Number.isSafeInteger(value)) throw new RangeError(`int8 ${text} is beyond JavaScript's exact integers`);
+        return value;
+      };
+    }
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+const MIGRATION_LOCK = "hashtext('ledger.migrations')";
+
+function readsOn(q: PgQueries): LedgerReads {
+  return { ...ledgerReads(q), ...userReads(q) };
+}
+
+function txOn(q: PgQueries): LedgerTx {
+  return { ...readsOn(q), ...postingWrites(q), ...userWrites(q) };
+}
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+  table?: string;
+  message?: string;
+}
+
+/** Losing a race with another transaction: run the job again. */
+function isRetryable(error: unknown): boolean {
+  const code = (error as PgError).code;
+  return code === '40001' || code === '40P01';
+}
+
+/** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
+function translateError(error: unknown): unknown {
+  if (error instanceof LedgerError) return error;
+  const { code, constraint, table } = error as PgError;
+  if (code === '23505') {
+    // Constraint names are <table>_<column>_key (see schema.ts); a primary key is the id.
+    const column = constraint?.endsWith('_pkey') ? 'id' : constraint?.slice((table ?? '').length + 1).replace(/_key$/, '');
+    return uniqueViolation(table, column);
+  }
+  // The amount domain: a total past 2^127 - 1 (every total is bounded by its currency's).
+  if (code === '23514' && constraint === 'amount_check') return currencyTotalOverflow();
+  return error;
+}
+
+/** Why a connection could not be made, in words a user can act on. */
+function openError(error: unknown, url: string): unknown {
+  const { code, message } = error as PgError;
+  const target = new URL(url);
+  const where = `${target.hostname || 'localhost'}:${target.port || '5432'}`;
+  const database = decodeURIComponent(target.pathname.slice(1));
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') {
+    return new StoreOpenError('INTERNAL_ERROR', `Cannot reach PostgreSQL at ${where} (${code})`,
+      'Check that the server is running and that the URL\'s host and port are right');
+  }
+  if (code === '3D000') {
+    return new StoreOpenError('NOT_FOUND', `PostgreSQL database "${database}" does not exist on ${where}`,
+      `Create it (createdb ${database}), then run \`ledger init --db <url>\``);
+  }
+  if (code === '28P01' || code === '28000') {
+    return new StoreOpenError('INTERNAL_ERROR', `PostgreSQL at ${where} refused the user name or password`,
+      'Check the user and password in the URL');
+  }
+  if (error instanceof Error && !(code && /^[0-9A-Z]{5}$/.test(code))) {
+    return new StoreOpenError('INTERNAL_ERROR', `Cannot connect to PostgreSQL at ${where}: ${message}`,
+      'Check the URL (postgres://user:password@host:port/dbname)');
+  }
+  return error;
+}
+
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, types: TYPES });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw openError(error, url);
+  }
+  return client;
+}
+
+async function schemaVersion(client: PgExecutor): Promise<number | undefined> {
+  const exists = await client.query<{ table: string | null }>({ text: "SELECT to_regclass('schema_migrations')::text AS table" });
+  if (exists.rows[0]?.table == null) return undefined;
+  const result = await client.query<{ version: number | null }>({ text: 'SELECT max(version) AS version FROM schema_migrations' });
+  return result.rows[0]?.version ?? 0;
+}
+
+/** Applies the missing migrations in one transaction, one process at a time. */
+async function migrate(client: pg.Client): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`);
+    const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version));
+    for (const migration of POSTGRES_MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+        [migration.version, migration.name, new Date().toISOString()]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}
+
+/** Creates the ledger's schema in an existing database, or brings it up to date. */
+export async function migratePostgres(url: string): Promise<void> {
+  const client = await connect(url);
+  try {
+    await migrate(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** True when the database exists and has the ledger's schema. */
+export async function postgresLedgerExists(url: string): Promise<boolean> {
+  let client: pg.Client;
+  try {
+    client = await connect(url);
+  } catch (error) {
+    if (error instanceof StoreOpenError && error.code === 'NOT_FOUND') return false;
+    throw error;
+  }
+  try {
+    return (await schemaVersion(client)) !== undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<LedgerStore> {
+  const client = await connect(options.url);
+  try {
+    const version = await schemaVersion(client);
+    if (version === undefined) throw options.missing();
+    if (version < POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version) await migrate(client);
+  } finally {
+    await client.end();
+  }
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: TYPES });
+  // An idle connection that the server drops must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const writes = new GroupCommit(pool);
+  return {
+    ...readsOn(new PgQueries(pool, false)),
+
+    write: (work) => writes.enqueue(work),
+
+    async read(work) {
+      const connection = await pool.connect();
+      try {
+        await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+        const result = await work(readsOn(new PgQueries(connection, false)));
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        await connection.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
+
+    async ping() {
+      return (await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one === 1;
+    },
+
+    async close() {
+      await writes.drain();
+      await pool.end();
+    },
+  };
+}
+
+const MAX_JOBS_PER_COMMIT = 256;
+/** A job that keeps losing races is tried this often before its error is passed on. */
+const MAX_ATTEMPTS = 20;
+
+interface WriteJob {
+  work: (tx: LedgerTx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+/**
+ * The write queue: while one batch commits, new jobs queue; the next batch takes them all. Each
+ * job runs under the savepoint `job`; after it, `RELEASE job; SAVEPOINT job` (one round trip)
+ * keeps it and opens the next. Jobs settle only after COMMIT, so an answer is never sent before
+ * its write is durable.
+ */
+class GroupCommit {
+  private readonly queue: WriteJob[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  enqueue<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.running ??= this.run();
+    });
+  }
+
+  async drain(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      while (this.queue.length > 0) await this.flush(this.queue.splice(0, MAX_JOBS_PER_COMMIT));
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async flush(batch: readonly WriteJob[]): Promise<void> {
+    let connection: pg.PoolClient;
+    try {
+      connection = await this.pool.connect();
+    } catch (error) {
+      for (const job of batch) job.reject(error);
+      return;
+    }
+    let broken: Error | undefined;
+    try {
+      const outcomes = await this.commitBatch(connection, batch);
+      batch.forEach((job, index) => {
+        const outcome = outcomes[index]!;
+        if (outcome.ok) job.resolve(outcome.value);
+        else job.reject(outcome.value);
+      });
+    } catch (error) {
+      // The transaction failed as a whole (connection lost, server shutting down): nothing of
+      // the batch was committed, or its outcome is unknown; every job of it is told so.
+      broken = error as Error;
+      await connection.query('ROLLBACK').catch(() => {});
+      const failure = translateError(error);
+      for (const job of batch) job.reject(failure);
+    } finally {
+      connection.release(broken);
+    }
+  }
+
+  private async commitBatch(connection: pg.PoolClient, batch: readonly WriteJob[]) {
+    const tx = txOn(new PgQueries(connection, true));
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    await connection.query('BEGIN; SAVEPOINT job');
+    for (const job of batch) {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const value = await job.work(tx);
+          await connection.query('RELEASE job; SAVEPOINT job');
+          outcomes.push({ ok: true, value });
+          break;
+        } catch (error) {
+          await connection.query('ROLLBACK TO job');
+          if (isRetryable(error) && attempt < MAX_ATTEMPTS) continue;
+          outcomes.push({ ok: false, value: translateError(error) });
+          break;
+        }
+      }
+    }
+    await connection.query('COMMIT');
+    return outcomes;
+  }
+}

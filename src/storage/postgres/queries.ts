@@ -1,0 +1,53 @@
+/**
+ * Statements on a `pg` pool or one pool client. Every statement is sent as a named prepared
+ * statement (parsed and planned once per connection); lists are passed as arrays (`= ANY($1)`),
+ * so the set of statement texts stays small and fixed.
+ */
+import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
+
+export type Param = string | number | boolean | null | readonly (string | null)[];
+
+/** A pool or a client: both run queries. */
+export interface PgExecutor {
+  query<R extends QueryResultRow = QueryResultRow>(config: QueryConfig<Param[]>): Promise<QueryResult<R>>;
+}
+
+const statementNames = new Map<string, string>();
+
+function nameOf(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `ledger_${statementNames.size + 1}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
+export class PgQueries {
+  /**
+   * `locking` is true inside a write transaction: reads that decide a rule then lock what they
+   * read (see LedgerTx in the port).
+   */
+  constructor(private readonly executor: PgExecutor, readonly locking: boolean) {}
+
+  async all<T extends QueryResultRow>(sql: string, ...params: Param[]): Promise<T[]> {
+    return (await this.executor.query<T>({ name: nameOf(sql), text: sql, values: params })).rows;
+  }
+
+  async get<T extends QueryResultRow>(sql: string, ...params: Param[]): Promise<T | undefined> {
+    return (await this.all<T>(sql, ...params))[0];
+  }
+
+  /** Runs a statement; returns the number of rows it changed. */
+  async run(sql: string, ...params: Param[]): Promise<number> {
+    return (await this.executor.query({ name: nameOf(sql), text: sql, values: params })).rowCount ?? 0;
+  }
+
+  /** UPDATE of the given columns of one row by id. */
+  async update(table: string, id: string, changes: Record<string, unknown>): Promise<void> {
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+    if (entries.length === 0) return;
+    const sets = entries.map(([column], index) => `${column} = $${index + 1}`).join(', ');
+    await this.run(`UPDATE ${table} SET ${sets} WHERE id = $${entries.length + 1}`, ...entries.map(([, value]) => value as Param), id);
+  }
+}

@@ -1,0 +1,140 @@
+/** Users, API keys, sessions (refresh tokens), failed logins and idempotency keys. */
+import type {
+  ApiKeyRecord, IdempotencyRecord, LedgerReads, LedgerWrites, RefreshTokenRecord,
+} from '../../service/ports/ledger-store.js';
+import { mapPage, page } from '../shared/paging.js';
+import { type UserRow, toUser } from '../shared/rows.js';
+import type { PgQueries } from './queries.js';
+
+export function userReads(q: PgQueries) {
+  return {
+    async getUser(id) {
+      const row = await q.get<UserRow>('SELECT * FROM users WHERE id = $1', id);
+      return row && toUser(row);
+    },
+
+    async findUserByEmail(email) {
+      // SQLite compares e-mails case-insensitively (COLLATE NOCASE); so does this, by its index.
+      const row = await q.get<UserRow>('SELECT * FROM users WHERE lower(email) = lower($1)', email);
+      return row && toUser(row);
+    },
+
+    async findUserByApiKeyHash(keyHash) {
+      const row = await q.get<UserRow>('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1', keyHash);
+      return row && toUser(row);
+    },
+
+    async listUsers(request) {
+      const rows = await q.all<UserRow>('SELECT * FROM users WHERE id > $1 ORDER BY id LIMIT $2', String(request.after?.[0] ?? ''), request.limit + 1);
+      return mapPage(page(rows, request.limit, (u) => [u.id]), (row) => {
+        const { password_hash: _hash, ...user } = toUser(row);
+        return user;
+      });
+    },
+
+    async listStoredUsers(request) {
+      const rows = await q.all<UserRow>('SELECT * FROM users WHERE id > $1 ORDER BY id LIMIT $2', String(request.after?.[0] ?? ''), request.limit + 1);
+      return mapPage(page(rows, request.limit, (u) => [u.id]), toUser);
+    },
+
+    async allApiKeys() {
+      return q.all<ApiKeyRecord & Record<string, unknown>>('SELECT id, user_id, key_hash, created_at FROM api_keys ORDER BY id');
+    },
+
+    async countUsers() {
+      // In a write transaction, the first-user setup of two processes at once runs one after the other.
+      if (q.locking) await q.run("SELECT pg_advisory_xact_lock(hashtext('ledger.setup'))");
+      return (await q.get<{ count: number }>('SELECT count(*) AS count FROM users'))!.count;
+    },
+
+    async countActiveAdmins() {
+      // In a write transaction every active admin row is locked, so two requests removing two
+      // different admins at once run one after the other and the second sees the first's change.
+      const admins = "SELECT id FROM users WHERE is_active AND (permissions::jsonb ->> 'admin') = 'true'";
+      return (await q.get<{ count: number }>(
+        `SELECT count(*) AS count FROM (${admins}${q.locking ? ' FOR UPDATE' : ''}) AS admins`))!.count;
+    },
+
+    async findRefreshToken(tokenHash) {
+      // In a write transaction the token is locked: of two rotations at once, one wins.
+      return q.get<RefreshTokenRecord & Record<string, unknown>>(
+        `SELECT * FROM refresh_tokens WHERE token_hash = $1${q.locking ? ' FOR UPDATE' : ''}`, tokenHash);
+    },
+
+    async recentLoginFailures(key, since, limit) {
+      const rows = await q.all<{ failed_at: string }>(
+        'SELECT failed_at FROM login_failures WHERE key = $1 AND failed_at > $2 ORDER BY failed_at DESC LIMIT $3', key, since, limit);
+      return rows.map((row) => row.failed_at);
+    },
+
+    async getIdempotencyRecord(principalId, key) {
+      return q.get<IdempotencyRecord & Record<string, unknown>>(
+        'SELECT request_hash, status_code, response_body, created_at FROM idempotency_keys WHERE principal_id = $1 AND key = $2',
+        principalId, key);
+    },
+  } satisfies Partial<LedgerReads>;
+}
+
+export function userWrites(q: PgQueries) {
+  return {
+    async insertUser(user) {
+      await q.run(`INSERT INTO users (id, name, email, user_type, password_hash, permissions, is_active, created_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, user.id, user.name, user.email, user.user_type, user.password_hash,
+      JSON.stringify(user.permissions), user.is_active, user.created_at);
+    },
+
+    async updateUser(id, changes) {
+      const { permissions, ...rest } = changes;
+      await q.update('users', id, permissions === undefined ? rest : { ...rest, permissions: JSON.stringify(permissions) });
+    },
+
+    async insertApiKey(key) {
+      await q.run('INSERT INTO api_keys (id, user_id, key_hash, created_at) VALUES ($1, $2, $3, $4)', key.id, key.user_id, key.key_hash, key.created_at);
+    },
+
+    async insertRefreshToken(token) {
+      await q.run(`INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at, revoked_at, replaced_by)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, token.id, token.user_id, token.family_id, token.token_hash, token.created_at,
+      token.expires_at, token.revoked_at, token.replaced_by);
+    },
+
+    async revokeRefreshToken(id, revokedAt, replacedBy) {
+      await q.run('UPDATE refresh_tokens SET revoked_at = $1, replaced_by = $2 WHERE id = $3 AND revoked_at IS NULL', revokedAt, replacedBy, id);
+    },
+
+    async revokeRefreshFamily(familyId, revokedAt) {
+      await q.run('UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL', revokedAt, familyId);
+    },
+
+    async recordLoginFailure(keys, failedAt) {
+      await q.run('INSERT INTO login_failures (key, failed_at) SELECT key, $2 FROM unnest($1::text[]) AS key', [...keys], failedAt);
+    },
+
+    async clearLoginFailures(key) {
+      await q.run('DELETE FROM login_failures WHERE key = $1', key);
+    },
+
+    async deleteLoginFailuresBefore(before) {
+      await q.run('DELETE FROM login_failures WHERE failed_at < $1', before);
+    },
+
+    async reserveIdempotencyKey(principalId, key, requestHash, createdAt) {
+      // A concurrent reservation of the same key (any process) waits for the first to commit and then inserts nothing.
+      return (await q.run(`INSERT INTO idempotency_keys (principal_id, key, request_hash, created_at)
+        VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, principalId, key, requestHash, createdAt)) === 1;
+    },
+
+    async completeIdempotencyKey(principalId, key, statusCode, responseBody) {
+      await q.run('UPDATE idempotency_keys SET status_code = $1, response_body = $2 WHERE principal_id = $3 AND key = $4',
+        statusCode, responseBody, principalId, key);
+    },
+
+    async releaseIdempotencyKey(principalId, key) {
+      await q.run('DELETE FROM idempotency_keys WHERE principal_id = $1 AND key = $2 AND status_code IS NULL', principalId, key);
+    },
+
+    async deleteIdempotencyKeysBefore(createdBefore) {
+      await q.run('DELETE FROM idempotency_keys WHERE created_at < $1', createdBefore);
+    },
+  } satisfies Partial<LedgerWrites>;
+}
