@@ -74,9 +74,14 @@ async function assertEmpty(tx: LedgerTx): Promise<void> {
   if ((await tx.countEntries()) > 0) found.push('journal entries');
   if ((await tx.countUsers()) > 0) found.push('users');
   if ((await tx.allSettings()).size > 0) found.push('settings');
+  if (found.length === 1 && found[0] === 'settings') {
+    // The secrets that the first `ledger serve` (or any other command) on a database stores there.
+    throw validationError('The target database is not empty: it holds settings, stored by a command or server that already ran on it. '
+      + 'Nothing was copied.', 'to', 'Copy into a database that is new or was only `ledger init`ed, then start `ledger serve` on it');
+  }
   if (found.length > 0) {
     throw validationError(`The target database is not empty: it holds ${found.join(', ')}. Nothing was copied.`, 'to',
-      'Copy into a new SQLite file or an empty PostgreSQL database');
+      'Copy into a new SQLite file, or a PostgreSQL database that is new or was only `ledger init`ed');
   }
 }
 
