@@ -1,12 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
+/** What both projects share; inline projects inherit nothing from the root `test` block. */
+const common = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  pool: 'forks',
+} as const;
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Compiles dist/ once per run for the CLI tests, which run the real `ledger` program.
+    // Compiles dist/ once per run for the CLI tests, which run the real `ledger` program. It
+    // belongs to the root, so it runs once whichever projects are selected.
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
+    projects: [
+      {
+        test: {
+          ...common,
+          name: 'sqlite',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          env: { LEDGER_TEST_BACKEND: 'sqlite' },
+        },
+      },
+      {
+        // The suites that go through the storage port run again on PostgreSQL: the API, the
+        // service's model-based test and the storage tests. Everything else does not touch the
+        // database (domain) or is about the SQLite file the CLI and the UI are given.
+        test: {
+          ...common,
+          name: 'postgres',
+          include: ['test/api/**/*.test.ts', 'test/service/**/*.test.ts', 'test/storage/**/*.test.ts'],
+          // Group commit is a mechanism of the SQLite adapter (one writer, a file lock); it has no
+          // PostgreSQL counterpart to test.
+          exclude: ['test/storage/group-commit.test.ts'],
+          env: { LEDGER_TEST_BACKEND: 'postgres' },
+          globalSetup: ['test/postgres-global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiFixture, dataOf, expectError, startApi, walkPages } from '../helpers/api-fixture.js';
 import {
   API, assertNoSecrets, guarded, loggedInHuman, loginAs, newHuman, newServiceAccount, uniqueEmail,
 } from '../helpers/auth-helpers.js';
+import { listTables, rawQuery } from '../helpers/raw-sql.js';
 
 const USER_KEYS = ['created_at', 'email', 'id', 'is_active', 'name', 'permissions', 'user_type'];
 
@@ -39,18 +39,14 @@ describe('users API', () => {
   it('stores only a scrypt hash of the password and a hash of the API key', async () => {
     const human = await newHuman(api);
     const agent = await newServiceAccount(api);
-    const db = new Database(api.dbPath, { readonly: true, fileMustExist: true });
-    try {
-      const row = db.prepare('SELECT password_hash FROM users WHERE id = ?').get(human.id) as { password_hash: string };
-      expect(row.password_hash.startsWith('scrypt$')).toBe(true);
-      expect(row.password_hash).not.toContain(human.password);
-      const keys = db.prepare('SELECT key_hash FROM api_keys WHERE user_id = ?').all(agent.id) as { key_hash: string }[];
-      expect(keys).toHaveLength(1);
-      expect(keys[0]!.key_hash).not.toContain(agent.apiKey);
-      expect(keys[0]!.key_hash).not.toContain(agent.apiKey.slice(4));
-    } finally {
-      db.close();
-    }
+    const users = await rawQuery<{ password_hash: string }>(api.location, 'SELECT password_hash FROM users WHERE id = $1', [human.id]);
+    expect(users).toHaveLength(1);
+    expect(users[0]!.password_hash.startsWith('scrypt$')).toBe(true);
+    expect(users[0]!.password_hash).not.toContain(human.password);
+    const keys = await rawQuery<{ key_hash: string }>(api.location, 'SELECT key_hash FROM api_keys WHERE user_id = $1', [agent.id]);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.key_hash).not.toContain(agent.apiKey);
+    expect(keys[0]!.key_hash).not.toContain(agent.apiKey.slice(4));
   });
 
   it('creates a service account whose api_key (tsk_) is shown once and works as a bearer', async () => {
@@ -91,14 +87,10 @@ describe('users API', () => {
     const { api_key: _shownOnce, ...account } = first.body.data;
     expect(replay.body).toEqual({ data: account });
     // Nowhere in the database: not in the users, not in the kept answers.
-    const db = new Database(api.dbPath, { readonly: true, fileMustExist: true });
-    try {
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-      for (const { name } of tables) {
-        expect(JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).all()), `table ${name}`).not.toContain(apiKey.slice(4));
-      }
-    } finally {
-      db.close();
+    const tables = await listTables(api.location);
+    expect(tables.length).toBeGreaterThan(0);
+    for (const table of tables) {
+      expect(JSON.stringify(await rawQuery(api.location, `SELECT * FROM ${table}`)), `table ${table}`).not.toContain(apiKey.slice(4));
     }
   });
 

@@ -1,15 +1,14 @@
 /**
- * A real ledger for API tests: a temp SQLite file, the real service and the real Fastify app
+ * A real ledger for API tests: a fresh database on the backend under test (a temp SQLite file, or
+ * a new PostgreSQL database: see test-location.ts), the real service and the real Fastify app
  * listening on 127.0.0.1 (random port), and an admin API key. The clock is adjustable.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { uuidv7 } from 'uuidv7';
 import { expect } from 'vitest';
 import { initLedger, openLedger } from '../../src/app/open-ledger.js';
 import { buildApp, type AppOptions } from '../../src/http/build-app.js';
 import type { LedgerService } from '../../src/service/ledger-service.js';
+import { createTestLocation } from './test-location.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -25,8 +24,12 @@ export class TestClock {
 
 export interface ApiFixture {
   baseUrl: string;
-  dbPath: string;
-  dir: string;
+  /** The ledger's database: a SQLite file's path or a PostgreSQL URL (for rawQuery). */
+  location: string;
+  /** The SQLite file, for tests of SQLite itself; undefined on PostgreSQL. */
+  dbPath: string | undefined;
+  /** The temp folder of the SQLite file; undefined on PostgreSQL. */
+  dir: string | undefined;
   service: LedgerService;
   clock: TestClock;
   apiKey: string;
@@ -35,16 +38,42 @@ export interface ApiFixture {
   close(): Promise<void>;
 }
 
-export async function startApi(options: Partial<Omit<AppOptions, 'service'>> = {}): Promise<ApiFixture> {
-  const dir = mkdtempSync(join(tmpdir(), 'ledger-api-'));
-  const dbPath = join(dir, 'ledger.db');
-  await initLedger(dbPath);
+/**
+ * A new ledger on the backend under test with the app listening over it: what both API fixtures
+ * are made of. When a step fails, what was already opened is closed and the database removed.
+ */
+export async function startLedgerApp(folderPrefix: string, options: Partial<Omit<AppOptions, 'service'>> = {}) {
+  const place = await createTestLocation(folderPrefix);
   const clock = new TestClock();
-  // A low scrypt cost keeps user creation fast in tests; the default is exercised by its own test.
-  const service = await openLedger(dbPath, { clock, newId: uuidv7 }, { scryptCost: 2 ** 10 });
-  const app = await buildApp({ service, logLevel: 'silent', ...options });
-  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-  const admin = await service.createServiceAccount(null, { name: 'test admin' });
+  let service: LedgerService | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  async function close(): Promise<void> {
+    try {
+      await app?.close();
+      await service?.ctx.store.close();
+    } finally {
+      await place.remove();
+    }
+  }
+  try {
+    await initLedger(place.location);
+    // A low scrypt cost keeps user creation fast in tests; the default is exercised by its own test.
+    service = await openLedger(place.location, { clock, newId: uuidv7 }, { scryptCost: 2 ** 10 });
+    app = await buildApp({ service, logLevel: 'silent', ...options });
+    const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+    return { place, clock, service, baseUrl, close };
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+}
+
+export async function startApi(options: Partial<Omit<AppOptions, 'service'>> = {}): Promise<ApiFixture> {
+  const { place, clock, service, baseUrl, close } = await startLedgerApp('ledger-api', options);
+  const admin = await service.createServiceAccount(null, { name: 'test admin' }).catch(async (error: unknown) => {
+    await close().catch(() => {});
+    throw error;
+  });
 
   async function request(method: string, path: string, body?: unknown, opts: { token?: string | null; headers?: Record<string, string>; rawBody?: string } = {}) {
     const headers: Record<string, string> = { ...opts.headers };
@@ -63,12 +92,8 @@ export async function startApi(options: Partial<Omit<AppOptions, 'service'>> = {
   }
 
   return {
-    baseUrl, dbPath, dir, service, clock, apiKey: admin.api_key, request,
-    async close() {
-      await app.close();
-      await service.ctx.store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    baseUrl, location: place.location, dbPath: place.sqlitePath, dir: place.folder, service, clock, apiKey: admin.api_key,
+    request, close,
   };
 }
 

@@ -4,14 +4,9 @@
  * in, and requests sent from another loopback address so the server sees another client.
  */
 import { request as httpRequest } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { uuidv7 } from 'uuidv7';
-import { initLedger, openLedger } from '../../src/app/open-ledger.js';
-import { buildApp } from '../../src/http/build-app.js';
 import type { LedgerService } from '../../src/service/ledger-service.js';
-import { type ApiFixture, type ApiResponse, TestClock, dataOf } from './api-fixture.js';
+import { type ApiFixture, type ApiResponse, type TestClock, dataOf, startLedgerApp } from './api-fixture.js';
 
 export const API = '/api/v1';
 
@@ -43,6 +38,8 @@ async function sendJson(baseUrl: string, method: string, path: string, body: unk
  */
 export interface EmptyApiFixture {
   baseUrl: string;
+  /** The ledger's database: a SQLite file's path or a PostgreSQL URL. */
+  location: string;
   service: LedgerService;
   clock: TestClock;
   request<T = any>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
@@ -50,21 +47,11 @@ export interface EmptyApiFixture {
 }
 
 export async function startEmptyApi(): Promise<EmptyApiFixture> {
-  const dir = mkdtempSync(join(tmpdir(), 'ledger-auth-'));
-  const dbPath = join(dir, 'ledger.db');
-  await initLedger(dbPath);
-  const clock = new TestClock();
-  const service = await openLedger(dbPath, { clock, newId: uuidv7 }, { scryptCost: 2 ** 10 });
-  const app = await buildApp({ service, logLevel: 'silent' });
-  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  const { place, clock, service, baseUrl, close } = await startLedgerApp('ledger-auth');
   return {
-    baseUrl, service, clock,
+    baseUrl, location: place.location, service, clock,
     request: (method, path, body, options = {}) => sendJson(baseUrl, method, path, body, options.token ?? null, options.headers),
-    async close() {
-      await app.close();
-      await service.ctx.store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

@@ -1,12 +1,10 @@
 /**
  * Model-based test of posting, reversing, closing and the reports: random ledgers (random periods,
- * entries, reversals and closes) run through the real service over a temp SQLite file, beside a
- * plain in-memory model that predicts every outcome. After each ledger the reports must agree with
- * each other, with the balance endpoint and with balances replayed from the journal.
+ * entries, reversals and closes) run through the real service over a fresh store of the backend
+ * under test (a temp SQLite file or a new PostgreSQL database), beside a plain in-memory model
+ * that predicts every outcome. After each ledger the reports must agree with each other, with the
+ * balance endpoint and with balances replayed from the journal.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { uuidv7 } from 'uuidv7';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +12,7 @@ import { nextDay } from '../../src/domain/dates.js';
 import { isLedgerError } from '../../src/domain/errors.js';
 import type { Actor } from '../../src/service/actor.js';
 import { LedgerService } from '../../src/service/ledger-service.js';
-import { migrateSqlite, openSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import { openTestStore } from '../helpers/test-store.js';
 
 type CurrencyKey = 'usd' | 'eur';
 type AccountType = 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
@@ -485,24 +483,19 @@ async function checkGeneralLedgers(ledger: Ledger): Promise<void> {
   expect(walked).toEqual(whole.lines);
 }
 
-async function withLedgerFile<T>(work: (service: LedgerService) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'ledger-model-'));
-  const path = join(dir, 'ledger.db');
-  migrateSqlite(path);
-  // NORMAL skips the fsync per commit; durability is not what this test is about, speed is.
-  const store = openSqliteStore({ path, synchronous: 'NORMAL' });
-  const service = await LedgerService.create(store, { clock: { now: () => new Date('2027-01-15T08:00:00.000Z') }, newId: uuidv7 });
+async function withLedger<T>(work: (service: LedgerService) => Promise<T>): Promise<T> {
+  const { store, close } = await openTestStore();
   try {
+    const service = await LedgerService.create(store, { clock: { now: () => new Date('2027-01-15T08:00:00.000Z') }, newId: uuidv7 });
     return await work(service);
   } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }
 
 describe('ledger properties', () => {
   it('keeps reports, balances and the journal consistent over random ledgers with reversals and closes', async () => {
-    await fc.assert(fc.asyncProperty(scenarioArbitrary, (scenario) => withLedgerFile(async (service) => {
+    await fc.assert(fc.asyncProperty(scenarioArbitrary, (scenario) => withLedger(async (service) => {
       const ledger = await buildLedger(service, scenario);
       for (const operation of scenario.operations) await runOperation(ledger, operation);
       await checkTrialBalancesAndBalances(ledger);

@@ -1,24 +1,36 @@
 /**
  * Posted history is immutable in the database itself, not only in the service: a second
  * connection that goes around the service cannot edit or delete journal rows, and cannot record a
- * second reversal of the same entry.
+ * second reversal of the same entry. The statements are the same on both backends; each
+ * backend's schema refuses them (SQLite and PostgreSQL triggers, a UNIQUE constraint).
  */
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiFixture, createAccount, createCurrency, createPeriod, dataOf, postEntry, startApi,
 } from '../helpers/api-fixture.js';
+import { rawQuery, uniqueViolation } from '../helpers/raw-sql.js';
+import { testBackend } from '../helpers/test-location.js';
 
 interface EntryRow {
-  seq: number; id: string; entry_date: string; description: string; period_id: string; entry_type: string;
-  reverses_id: string | null; posted_at: string; currency_id: string;
+  seq: number; id: string; entry_date: unknown; description: string; period_id: string; entry_type: string;
+  reverses_id: string | null; posted_at: unknown; currency_id: string;
 }
 
-describe('journal immutability in SQLite', () => {
+/** The error a statement fails with; the test fails when it succeeds. */
+async function failureOf(statement: Promise<unknown>): Promise<Error> {
+  try {
+    await statement;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('the statement succeeded');
+}
+
+describe('journal immutability in the database', () => {
   let api: ApiFixture;
-  let db: Database.Database;
   let original: { id: string };
   let reversal: { id: string };
+  const sql = (text: string, params: unknown[] = []) => rawQuery(api.location, text, params);
 
   beforeAll(async () => {
     api = await startApi();
@@ -28,73 +40,72 @@ describe('journal immutability in SQLite', () => {
     const sales = await createAccount(api, { account_number: '4000', name: 'Sales', currency_id: currency.id, account_type: 'revenue', normal_balance: 'credit' });
     original = await postEntry(api, cash.id, sales.id, '25000', '2026-03-01', 'Cash sale');
     reversal = dataOf(await api.request('POST', `/api/v1/journal-entries/${original.id}/reverse`), 201);
-    db = new Database(api.dbPath, { fileMustExist: true });
-    db.pragma('busy_timeout = 5000');
-    db.pragma('foreign_keys = ON');
   });
   afterAll(async () => {
-    db.close();
     await api.close();
   });
 
-  const snapshot = () => ({
-    entries: db.prepare('SELECT * FROM journal_entries ORDER BY seq').all(),
-    lines: db.prepare('SELECT * FROM journal_lines ORDER BY seq').all(),
+  const snapshot = async () => ({
+    entries: await sql('SELECT * FROM journal_entries ORDER BY seq'),
+    lines: await sql('SELECT * FROM journal_lines ORDER BY seq'),
   });
 
-  it('holds the posted entries and lines in the tables the statements below target', () => {
-    const { entries, lines } = snapshot();
-    expect(entries.map((row) => (row as EntryRow).id)).toEqual([original.id, reversal.id]);
+  it('holds the posted entries and lines in the tables the statements below target', async () => {
+    const { entries, lines } = await snapshot();
+    expect(entries.map((row) => (row as unknown as EntryRow).id)).toEqual([original.id, reversal.id]);
     expect(lines).toHaveLength(4);
   });
 
-  it('refuses to UPDATE a journal line', () => {
-    const before = snapshot();
-    expect(() => db.prepare("UPDATE journal_lines SET debit_amount = '1' WHERE debit_amount <> '0'").run())
-      .toThrow(/journal lines are immutable/);
-    expect(() => db.prepare('UPDATE journal_lines SET description = description').run()).toThrow(/immutable/);
-    expect(snapshot()).toEqual(before);
+  it('refuses to UPDATE a journal line', async () => {
+    const before = await snapshot();
+    expect((await failureOf(sql("UPDATE journal_lines SET debit_amount = '1' WHERE debit_amount <> '0'"))).message)
+      .toMatch(/journal lines are immutable/);
+    expect((await failureOf(sql('UPDATE journal_lines SET description = description'))).message).toMatch(/immutable/);
+    expect(await snapshot()).toEqual(before);
   });
 
-  it('refuses to DELETE a journal line', () => {
-    const before = snapshot();
-    expect(() => db.prepare('DELETE FROM journal_lines').run()).toThrow(/journal lines are immutable/);
-    expect(() => db.prepare('DELETE FROM journal_lines WHERE seq = (SELECT MAX(seq) FROM journal_lines)').run()).toThrow(/immutable/);
-    expect(snapshot()).toEqual(before);
+  it('refuses to DELETE a journal line', async () => {
+    const before = await snapshot();
+    expect((await failureOf(sql('DELETE FROM journal_lines'))).message).toMatch(/journal lines are immutable/);
+    expect((await failureOf(sql('DELETE FROM journal_lines WHERE seq = (SELECT MAX(seq) FROM journal_lines)'))).message)
+      .toMatch(/immutable/);
+    expect(await snapshot()).toEqual(before);
   });
 
-  it('refuses to UPDATE a journal entry', () => {
-    const before = snapshot();
-    expect(() => db.prepare("UPDATE journal_entries SET description = 'edited' WHERE id = ?").run(original.id))
-      .toThrow(/journal entries are immutable/);
-    expect(() => db.prepare('UPDATE journal_entries SET reverses_id = NULL WHERE id = ?').run(reversal.id))
-      .toThrow(/journal entries are immutable/);
-    expect(snapshot()).toEqual(before);
+  it('refuses to UPDATE a journal entry', async () => {
+    const before = await snapshot();
+    expect((await failureOf(sql("UPDATE journal_entries SET description = 'edited' WHERE id = $1", [original.id]))).message)
+      .toMatch(/journal entries are immutable/);
+    expect((await failureOf(sql('UPDATE journal_entries SET reverses_id = NULL WHERE id = $1', [reversal.id]))).message)
+      .toMatch(/journal entries are immutable/);
+    expect(await snapshot()).toEqual(before);
   });
 
-  it('refuses to DELETE a journal entry', () => {
-    const before = snapshot();
-    expect(() => db.prepare('DELETE FROM journal_entries WHERE id = ?').run(reversal.id)).toThrow(/journal entries are immutable/);
-    expect(() => db.prepare('DELETE FROM journal_entries').run()).toThrow(/immutable/);
-    expect(snapshot()).toEqual(before);
+  it('refuses to DELETE a journal entry', async () => {
+    const before = await snapshot();
+    expect((await failureOf(sql('DELETE FROM journal_entries WHERE id = $1', [reversal.id]))).message)
+      .toMatch(/journal entries are immutable/);
+    expect((await failureOf(sql('DELETE FROM journal_entries'))).message).toMatch(/immutable/);
+    expect(await snapshot()).toEqual(before);
   });
 
-  it('refuses a second reversal row for the same entry by its UNIQUE constraint', () => {
-    const before = snapshot();
-    const row = db.prepare('SELECT * FROM journal_entries WHERE id = ?').get(reversal.id) as EntryRow;
-    expect(row.reverses_id).toBe(original.id);
-    let failure: unknown;
-    try {
-      db.prepare(`INSERT INTO journal_entries (id, entry_date, description, period_id, entry_type, reverses_id, posted_at, currency_id)
-        VALUES (?, ?, ?, ?, 'reversal', ?, ?, ?)`)
-        .run('second-reversal', row.entry_date, 'Reversal again', row.period_id, original.id, row.posted_at, row.currency_id);
-    } catch (error) {
-      failure = error;
-    }
-    expect(failure).toBeInstanceOf(Error);
-    expect((failure as { code?: string }).code).toBe('SQLITE_CONSTRAINT_UNIQUE');
-    expect((failure as Error).message).toMatch(/journal_entries\.reverses_id/);
-    expect(snapshot()).toEqual(before);
+  // SQLite has no TRUNCATE: its unqualified DELETE, refused above, is the same operation.
+  it.runIf(testBackend() === 'postgres')('refuses to TRUNCATE the journal tables', async () => {
+    const before = await snapshot();
+    expect((await failureOf(sql('TRUNCATE journal_lines'))).message).toMatch(/journal lines are immutable/);
+    expect((await failureOf(sql('TRUNCATE journal_entries CASCADE'))).message).toMatch(/immutable/);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses a second reversal row for the same entry by its UNIQUE constraint', async () => {
+    const before = await snapshot();
+    const [row] = await sql('SELECT * FROM journal_entries WHERE id = $1', [reversal.id]) as unknown as EntryRow[];
+    expect(row!.reverses_id).toBe(original.id);
+    const failure = await failureOf(sql(`INSERT INTO journal_entries (id, entry_date, description, period_id, entry_type, reverses_id, posted_at, currency_id)
+      VALUES ($1, $2, $3, $4, 'reversal', $5, $6, $7)`,
+    ['second-reversal', row!.entry_date, 'Reversal again', row!.period_id, original.id, row!.posted_at, row!.currency_id]));
+    expect(uniqueViolation(failure), failure.message).toEqual({ table: 'journal_entries', columns: ['reverses_id'] });
+    expect(await snapshot()).toEqual(before);
   });
 
   it('still answers the API with the entries exactly as posted', async () => {

@@ -205,6 +205,11 @@ export interface LedgerWrites {
  * `countActiveAdmins` holds every active admin, `countUsers` holds the first-user setup, and
  * `findOverlappingPeriods` holds period creation. Uniqueness (reversals, idempotency keys, codes,
  * numbers, e-mails) is kept by the database's own constraints.
+ *
+ * A call that fails rejects at once with a LedgerError where the failure is the caller's (a
+ * duplicate is DUPLICATE, an entry past its currency's bound is `currencyTotalOverflow()`). After
+ * one refused call the job is over: later calls reject with the same error and the whole job is
+ * rolled back, even if it caught the error and went on.
  */
 export interface LedgerTx extends LedgerReads, LedgerWrites {}
 

@@ -21,7 +21,7 @@ import pg from 'pg';
 import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
-import { uniqueViolation } from '../shared/errors.js';
+import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { ledgerReads } from './ledger-reads.js';
 import { postingWrites } from './posting.js';
 import { type PgExecutor, PgQueries } from './queries.js';
@@ -290,13 +290,17 @@ class GroupCommit {
   }
 
   private async commitBatch(connection: pg.PoolClient, batch: readonly WriteJob[]) {
-    const tx = txOn(new PgQueries(connection, true));
+    const job: JobState = { failure: undefined };
+    const tx = guardedTransaction(txOn(new PgQueries(connection, true)), translateError, job);
     const outcomes: { ok: boolean; value: unknown }[] = [];
     await connection.query('BEGIN; SAVEPOINT job');
-    for (const job of batch) {
+    for (const queued of batch) {
       for (let attempt = 1; ; attempt += 1) {
+        job.failure = undefined;
         try {
-          const value = await job.work(tx);
+          const value = await queued.work(tx);
+          // A job that caught a refused call and went on still fails whole.
+          if (job.failure !== undefined) throw job.failure;
           await connection.query('RELEASE job; SAVEPOINT job');
           outcomes.push({ ok: true, value });
           break;

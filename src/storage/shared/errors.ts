@@ -20,3 +20,33 @@ export function uniqueViolation(table: string | undefined, column: string | unde
     field: column, suggestion: `Choose a different ${column ?? 'value'}`,
   });
 }
+
+/** What a write job's calls have met so far: the first refusal, if any. */
+export interface JobState {
+  failure: unknown;
+}
+
+/**
+ * The transaction as a job sees it: every call that fails rejects with a ledger error at once (a
+ * unique violation is DUPLICATE inside the job, not only when the job ends), and after one call
+ * was refused every later call is refused the same way. The group commit then rolls the whole job
+ * back even if the job caught the error and went on: a statement that failed may have left the
+ * database transaction unusable (PostgreSQL) or half a call written (SQLite), so both adapters
+ * end the job alike. `state` is reset by the group commit before each job.
+ */
+export function guardedTransaction<T extends object>(tx: T, translate: (error: unknown) => unknown, state: JobState): T {
+  const guarded: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(tx)) {
+    if (typeof method !== 'function') continue;
+    guarded[name] = async (...args: unknown[]) => {
+      if (state.failure !== undefined) throw state.failure;
+      try {
+        return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        state.failure = translate(error);
+        throw state.failure;
+      }
+    };
+  }
+  return guarded as T;
+}

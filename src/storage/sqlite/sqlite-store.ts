@@ -14,7 +14,7 @@
 import Database from 'better-sqlite3';
 import { LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
-import { uniqueViolation } from '../shared/errors.js';
+import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { ledgerReads } from './ledger-reads.js';
 import { postingWrites } from './posting.js';
 import { SqliteQueries } from './queries.js';
@@ -169,13 +169,14 @@ export function openSqliteStore(options: SqliteStoreOptions): LedgerStore {
 class GroupCommit {
   private readonly queue: WriteJob[] = [];
   private readonly tx: LedgerTx;
+  private readonly job: JobState = { failure: undefined };
   private flushing = false;
   private scheduled = false;
   /** Transaction control runs for every queued job, so its statements are prepared once. */
   private readonly control: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit', Database.Statement>;
 
   constructor(private readonly writer: Sqlite) {
-    this.tx = txOn(new SqliteQueries(writer));
+    this.tx = guardedTransaction(txOn(new SqliteQueries(writer)), translateError, this.job);
     this.control = {
       begin: writer.prepare('BEGIN IMMEDIATE'),
       savepoint: writer.prepare('SAVEPOINT job'),
@@ -232,8 +233,11 @@ class GroupCommit {
     const outcomes: { ok: boolean; value: unknown }[] = [];
     for (const job of batch) {
       this.control.savepoint.run();
+      this.job.failure = undefined;
       try {
         const value = await job.work(this.tx);
+        // A job that caught a refused call and went on still fails whole.
+        if (this.job.failure !== undefined) throw this.job.failure;
         this.control.release.run();
         outcomes.push({ ok: true, value });
       } catch (error) {

@@ -8,9 +8,9 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { type ErrorCode, LedgerError } from '../../../src/domain/errors.js';
 import type { Keyset, LedgerStore, PageRequest, StorePage } from '../../../src/service/ports/ledger-store.js';
-// The one line that chooses the store. Once test/helpers/test-store.ts exists it becomes
-// `import { openTestStore as openStoreForTest } from '../../helpers/test-store.js';`
-import { openSqliteTestStore as openStoreForTest } from './sqlite-only-store.js';
+// The one line that chooses the store: the backend under test (LEDGER_TEST_BACKEND), so the
+// suite runs in both the sqlite and the postgres vitest projects.
+import { openTestStore as openStoreForTest } from '../../helpers/test-store.js';
 
 export { openStoreForTest };
 

@@ -287,23 +287,24 @@ describe('storage contract: maintained totals', () => {
       expect(await context.store.allCurrencyDebitTotals()).toEqual(new Map([[books.usd.id, LARGEST_AMOUNT], [books.eur.id, LARGEST_AMOUNT]]));
     });
 
-    it('writes nothing of a refused entry even when the job goes on and commits its other writes', async () => {
+    it('rolls back the whole job that goes on after a refused entry, and rejects it with the refusal', async () => {
       await fill(LARGEST_AMOUNT);
       const before = await everything();
       const refused = fixtures.entry({ date: '2026-02-20', period: books.february, lines: [debit(books.cash, 1), credit(books.sales, 1)] });
-      const caught = await context.store.write(async (tx) => {
-        let failure: unknown;
+      let caught: unknown;
+      const outcome = await rejectionOf(context.store.write(async (tx) => {
         try {
           await tx.insertEntry(refused);
         } catch (error) {
-          failure = error;
+          caught = error;
         }
+        // Every later call of the job is refused the same way.
         await tx.setSetting('after-refusal', 'written');
-        return failure;
-      });
+      }));
       expect(caught).toBeInstanceOf(LedgerError);
       expect((caught as LedgerError).message).toBe(currencyTotalOverflow().message);
-      expect(await context.store.getSetting('after-refusal')).toBe('written');
+      expect(outcome).toBe(caught);
+      expect(await context.store.getSetting('after-refusal')).toBeUndefined();
       expect(await context.store.getEntry(refused.id)).toBeUndefined();
       expect(await everything()).toEqual(before);
     });

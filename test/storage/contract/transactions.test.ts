@@ -4,6 +4,7 @@
  * and the store offers every method of the port.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { LedgerError } from '../../../src/domain/errors.js';
 import type { JournalEntry } from '../../../src/domain/types.js';
 import type { LedgerStore, LedgerTx } from '../../../src/service/ports/ledger-store.js';
 import {
@@ -81,25 +82,29 @@ describe('storage contract: write transactions', () => {
   });
 
   describe('a refused write rejects inside the job with its LedgerError already, so the job can tell what went wrong', () => {
-    /** Runs `refused` in a job and answers the code and field it rejected with, as the job saw them. */
-    const seenInside = (refused: (tx: LedgerTx) => Promise<unknown>) => context.store.write(async (tx) => {
-      const error = await rejectionOf(refused(tx));
-      return { code: error.code, field: error.field };
-    });
+    /**
+     * Runs `refused` in a job and answers the code and field it rejected with, as the job saw
+     * them; the job, having met a refusal, then fails whole with that same error.
+     */
+    const seenInside = async (refused: (tx: LedgerTx) => Promise<unknown>) => {
+      let seen: LedgerError | undefined;
+      const outcome = await rejectionOf(context.store.write(async (tx) => {
+        seen = await rejectionOf(refused(tx));
+      }));
+      expect(outcome).toBe(seen);
+      return { code: seen!.code, field: seen!.field };
+    };
 
     it('refuses an entry past the currency bound with currencyTotalOverflow()', async () => {
       await context.store.write((tx) => tx.insertEntry(sale(LARGEST_AMOUNT)));
       expect(await seenInside((tx) => tx.insertEntry(sale(1)))).toEqual({ code: 'VALIDATION_ERROR', field: 'lines' });
     });
 
-    // Known gap in both adapters today: a unique violation is translated only when the whole job
-    // rejects, so inside the job the call rejects with the driver's error (see the report). Drop
-    // `.fails` once tx calls translate their own failures.
-    it.fails('refuses a currency code that is taken as DUPLICATE on code', async () => {
+    it('refuses a currency code that is taken as DUPLICATE on code', async () => {
       expect(await seenInside((tx) => tx.insertCurrency(currencyFixture('usd')))).toEqual({ code: 'DUPLICATE', field: 'code' });
     });
 
-    it.fails('refuses a second reversal of an entry as REVERSAL_NOT_ALLOWED', async () => {
+    it('refuses a second reversal of an entry as REVERSAL_NOT_ALLOWED', async () => {
       const original = sale(5);
       await context.store.write(async (tx) => {
         await tx.insertEntry(original);
