@@ -25,12 +25,14 @@ export default defineConfig({
       },
       {
         // The suites that go through the storage port run again on PostgreSQL: the API, the
-        // service's model-based test and the storage tests. Everything else does not touch the
-        // database (domain) or is about the SQLite file the CLI and the UI are given.
+        // service's tests and the storage tests. Everything else does not touch the database
+        // (domain) or is about the SQLite file the CLI and the UI are given, except `ledger copy`,
+        // whose round trip SQLite -> PostgreSQL -> SQLite runs here (its SQLite-only tests skip).
         test: {
           ...common,
           name: 'postgres',
-          include: ['test/api/**/*.test.ts', 'test/service/**/*.test.ts', 'test/storage/**/*.test.ts', 'test/cli/on-postgres.test.ts'],
+          include: ['test/api/**/*.test.ts', 'test/service/**/*.test.ts', 'test/storage/**/*.test.ts', 'test/cli/on-postgres.test.ts',
+            'test/cli/copy.test.ts'],
           // Group commit is a mechanism of the SQLite adapter (one writer, a file lock); it has no
           // PostgreSQL counterpart to test.
           exclude: ['test/storage/group-commit.test.ts'],

@@ -9,6 +9,7 @@ import type { Actor } from '../service/actor.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { CreateEntryBody, type CreateEntryInput } from '../schemas/journal-entry.js';
 import { assertMatches } from '../schemas/validate.js';
+import { progressBar } from './progress-bar.js';
 import { readInput } from './read-input.js';
 
 interface SourcedEntry {
@@ -104,19 +105,4 @@ function fromCsv(text: string): SourcedEntry[] {
     entries[entries.length - 1]!.entry.lines.push(row);
   }
   return entries;
-}
-
-/** A progress bar on stderr when it is a terminal; silent otherwise. */
-function progressBar(total: number) {
-  const enabled = process.stderr.isTTY === true;
-  const step = Math.max(1, Math.floor(total / 100));
-  const width = 30;
-  const draw = (done: number) => {
-    const filled = Math.round((done / total) * width);
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
-  };
-  return {
-    update: (done: number) => { if (enabled && (done % step === 0 || done === total)) draw(done); },
-    done: () => { if (enabled) process.stderr.write('\n'); },
-  };
 }
