@@ -23,7 +23,7 @@ import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/led
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { ledgerReads } from './ledger-reads.js';
-import { postingWrites } from './posting.js';
+import { PendingTotals, postingWrites } from './posting.js';
 import { type PgExecutor, PgQueries } from './queries.js';
 import { POSTGRES_MIGRATIONS } from './schema.js';
 import { userReads, userWrites } from './users.js';
@@ -56,8 +56,11 @@ function readsOn(q: PgQueries): LedgerReads {
   return { ...ledgerReads(q), ...userReads(q) };
 }
 
-function txOn(q: PgQueries): LedgerTx {
-  return { ...readsOn(q), ...postingWrites(q), ...userWrites(q) };
+/** A write transaction's statements, and the totals its current job has added but not written yet. */
+function txOn(q: PgQueries): { tx: LedgerTx; pending: PendingTotals } {
+  const pending = new PendingTotals();
+  const reads: LedgerReads = { ...ledgerReads(q, () => pending.write(q)), ...userReads(q) };
+  return { tx: { ...reads, ...postingWrites(q, pending), ...userWrites(q) }, pending };
 }
 
 interface PgError {
@@ -291,16 +294,20 @@ class GroupCommit {
 
   private async commitBatch(connection: pg.PoolClient, batch: readonly WriteJob[]) {
     const job: JobState = { failure: undefined };
-    const tx = guardedTransaction(txOn(new PgQueries(connection, true)), translateError, job);
+    const q = new PgQueries(connection, true);
+    const { tx: unguarded, pending } = txOn(q);
+    const tx = guardedTransaction(unguarded, translateError, job);
     const outcomes: { ok: boolean; value: unknown }[] = [];
     await connection.query('BEGIN; SAVEPOINT job');
     for (const queued of batch) {
       for (let attempt = 1; ; attempt += 1) {
         job.failure = undefined;
+        pending.reset();
         try {
           const value = await queued.work(tx);
           // A job that caught a refused call and went on still fails whole.
           if (job.failure !== undefined) throw job.failure;
+          await pending.write(q).catch((error: unknown) => { throw translateError(error); });
           await connection.query('RELEASE job; SAVEPOINT job');
           outcomes.push({ ok: true, value });
           break;
