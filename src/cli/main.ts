@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { CommandExit } from './command-exit.js';
 import { EXIT } from './exit-codes.js';
 import { registerAccountCommands } from './commands/accounts.js';
 import { registerCopyCommand } from './commands/copy.js';
@@ -16,6 +17,7 @@ import { registerReportCommands } from './commands/reports.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerSettingsCommands } from './commands/settings.js';
 import { registerUserCommands } from './commands/users.js';
+import { registerVerifyCommand } from './commands/verify.js';
 import { reportFailure } from './output.js';
 
 function packageVersion(): string {
@@ -52,6 +54,7 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   registerSettingsCommands(program);
   registerExportCommand(program);
   registerCopyCommand(program);
+  registerVerifyCommand(program);
   return program;
 }
 
@@ -61,6 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return EXIT.ok;
   } catch (error) {
+    if (error instanceof CommandExit) return error.exitCode;
     if (error instanceof CommanderError) {
       // --help, --version and `help` end with exit code 0; a group command without its
       // subcommand (`ledger accounts`) prints help to stderr with exit code 1: a usage error.

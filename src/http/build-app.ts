@@ -23,6 +23,7 @@ import { periodRoutes } from './routes/periods.js';
 import { reportRoutes } from './routes/reports.js';
 import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/users.js';
+import { verifyRoutes } from './routes/verify.js';
 
 export interface AppOptions {
   service: LedgerService;
@@ -99,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     requireAuthentication(api, service);
     registerIdempotency(api, service);
-    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes]) {
+    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, verifyRoutes]) {
       await api.register(routes, { service });
     }
   }, { prefix: API_PREFIX });

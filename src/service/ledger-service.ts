@@ -29,6 +29,7 @@ import * as reports from './reports.js';
 import * as sessions from './sessions.js';
 import * as settings from './settings.js';
 import * as users from './users.js';
+import { verifyLedger, type VerifyProgress } from './verify-ledger.js';
 
 const CURSOR_SECRET_KEY = 'secret.cursor';
 const JWT_SECRET_KEY = 'secret.jwt';
@@ -91,6 +92,8 @@ export class LedgerService {
   me(actor: Actor) { return sessions.me(this.ctx, actor); }
   needsSetup() { return sessions.needsSetup(this.ctx); }
   setup(input: SetupInput) { return sessions.setup(this.ctx, input); }
+
+  verifyLedger(actor: Actor, onProgress?: VerifyProgress) { return verifyLedger(this.ctx, actor, onProgress); }
 
   health() { return this.ctx.store.ping(); }
 }

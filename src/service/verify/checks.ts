@@ -1,0 +1,26 @@
+/**
+ * Every check `verify` runs, in the order their problems are listed. Each is independent of the
+ * others; adding an invariant is adding its definition here.
+ */
+import type { CheckDefinition } from './check.js';
+import { closingEntryCheck } from './closing-check.js';
+import {
+  entryBalanceCheck, entryCurrencyCheck, entryLinesCheck, entryPeriodCheck, periodsCheck, postedAfterCloseCheck,
+} from './entry-checks.js';
+import { reversalCheck } from './reversal-check.js';
+import { accountTotalsCheck, currencyTotalsCheck, dailyTotalsCheck, periodTotalsCheck } from './totals-checks.js';
+
+export const LEDGER_CHECKS: readonly CheckDefinition[] = [
+  entryLinesCheck,
+  entryBalanceCheck,
+  entryCurrencyCheck,
+  periodsCheck,
+  entryPeriodCheck,
+  postedAfterCloseCheck,
+  reversalCheck,
+  closingEntryCheck,
+  accountTotalsCheck,
+  periodTotalsCheck,
+  dailyTotalsCheck,
+  currencyTotalsCheck,
+];

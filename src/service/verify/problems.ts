@@ -1,0 +1,43 @@
+/**
+ * The problems a verification finds. A damaged ledger can break one invariant in thousands of
+ * places (a corrupted total shows on every later day), so each check lists at most
+ * MAX_PROBLEMS_PER_CHECK problems and then says how many more it found.
+ */
+import type { VerifyProblemView } from '../../schemas/verify.js';
+
+export type Problem = VerifyProblemView;
+
+export const MAX_PROBLEMS_PER_CHECK = 100;
+
+export class ProblemLog {
+  private readonly listed: Problem[] = [];
+  private readonly omitted = new Map<string, number>();
+  private readonly counts = new Map<string, number>();
+
+  add(problem: Problem): void {
+    const count = (this.counts.get(problem.check) ?? 0) + 1;
+    this.counts.set(problem.check, count);
+    if (count <= MAX_PROBLEMS_PER_CHECK) this.listed.push(problem);
+    else this.omitted.set(problem.check, (this.omitted.get(problem.check) ?? 0) + 1);
+  }
+
+  get size(): number {
+    return [...this.counts.values()].reduce((sum, count) => sum + count, 0);
+  }
+
+  /** Every listed problem, then one line per check that found more than it lists. */
+  all(): Problem[] {
+    const summaries = [...this.omitted].map(([check, count]): Problem => ({
+      check, message: `${count} more problem${count === 1 ? '' : 's'} of this check ${count === 1 ? 'is' : 'are'} not listed`,
+    }));
+    return [...this.listed, ...summaries];
+  }
+}
+
+/** A function a check calls for each problem it finds. */
+export type Report = (problem: Problem) => void;
+
+/** Gross debit and credit sums, as the problems show them. */
+export function describeTotals(totals: { debit_total: bigint; credit_total: bigint } | undefined): string {
+  return `debits ${totals?.debit_total ?? 0n}, credits ${totals?.credit_total ?? 0n}`;
+}
