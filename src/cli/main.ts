@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CommandExit } from './command-exit.js';
 import { EXIT } from './exit-codes.js';
 import { registerAccountCommands } from './commands/accounts.js';
+import { registerBackupCommand } from './commands/backup.js';
 import { registerCopyCommand } from './commands/copy.js';
 import { registerCurrencyCommands } from './commands/currencies.js';
 import { registerExportCommand } from './commands/export.js';
@@ -54,6 +55,7 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   registerSettingsCommands(program);
   registerExportCommand(program);
   registerCopyCommand(program);
+  registerBackupCommand(program);
   registerVerifyCommand(program);
   return program;
 }
