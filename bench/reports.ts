@@ -114,7 +114,7 @@ function monthBounds(index: number): { name: string; start: string; end: string 
   return { name: `${year}-${mm}`, start: `${year}-${mm}-01`, end: `${year}-${mm}-${String(last).padStart(2, '0')}` };
 }
 
-async function buildLedger(dbPath: string, lines: number): Promise<{ entries: number; chart: Chart; periods: string[]; apiKey: string; seconds: number }> {
+export async function buildLedger(dbPath: string, lines: number): Promise<{ entries: number; chart: Chart; periods: string[]; apiKey: string; seconds: number }> {
   const started = performance.now();
   await initLedger(dbPath);
   const service = await openLedger(dbPath);
