@@ -47,6 +47,11 @@ export const Entry = Type.Object({
   created_by: Nullable(Id),
   posted_at: Timestamp,
   currency_id: Id,
+  previous_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'hash of the previous entry in the same currency (64 zeros for the first)' }),
+  hash: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'SHA-256 of the entry in its currency\'s chain: covers its content and the previous entry\'s hash (docs/api.md, "Tamper-evident history")',
+  }),
   lines: Type.Array(Line),
 });
 export type EntryView = Static<typeof Entry>;

@@ -43,9 +43,10 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
     lines: valid.lines.map((line) => ({ id: ctx.runtime.newId(), ...line })),
   };
   // The store refuses an entry that would take its currency's debit total past the 128-bit bound.
-  await tx.insertEntry(entry);
+  const link = await tx.insertEntry(entry);
   return {
     ...entry,
+    ...link,
     lines: entry.lines.map((line) => {
       const account = accounts.get(line.account_id)!;
       return { ...line, account_number: account.account_number, account_name: account.name };

@@ -16,6 +16,7 @@ export function printEntry(entry: EntryView): void {
   ].filter(Boolean).join(', ');
   process.stdout.write(`${entry.entry_date}  ${entry.description}${entry.reference ? `  [${entry.reference}]` : ''}\n`);
   process.stdout.write(`  id ${entry.id}  ${entry.entry_type}${links ? `  (${links})` : ''}\n`);
+  process.stdout.write(`  hash ${entry.hash}\n`);
   printTable(['ACCOUNT', 'NAME', 'DEBIT', 'CREDIT', 'MEMO'], entry.lines.map((line) => [
     line.account_number, line.account_name, line.debit_amount === '0' ? '' : line.display_debit,
     line.credit_amount === '0' ? '' : line.display_credit, line.description ?? '',

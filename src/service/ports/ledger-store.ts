@@ -77,6 +77,12 @@ export interface IdempotencyRecord {
   created_at: string;
 }
 
+/** An entry's place in its currency's hash chain. */
+export interface ChainLink {
+  previous_hash: string;
+  hash: string;
+}
+
 export interface ApiKeyRecord {
   id: string;
   user_id: string;
@@ -125,6 +131,8 @@ export interface LedgerReads {
   currencyDebitTotal(currencyId: string): Promise<bigint>;
   /** Every currency's all-time debit total, for the currencies with any posted line. */
   allCurrencyDebitTotals(): Promise<Map<string, bigint>>;
+  /** Every currency's chain head: the hash of its last posted entry, for the currencies with any. */
+  currencyChainHeads(): Promise<Map<string, string>>;
 
   getSetting(key: string): Promise<string | undefined>;
 
@@ -171,8 +179,10 @@ export interface LedgerWrites {
    * adapter keeps the currency's all-time debit total within 2^127 - 1 (which bounds every balance
    * and report total) as the database sees it at commit, not as the caller last read it: an entry
    * that would break the bound is refused with `currencyTotalOverflow()` and writes nothing.
+   * The entry joins its currency's hash chain (service/entry-hash.ts) after the currency's last
+   * entry as the database sees it; the answer is the entry's link in that chain.
    */
-  insertEntry(entry: JournalEntry): Promise<void>;
+  insertEntry(entry: JournalEntry): Promise<ChainLink>;
 
   setSetting(key: string, value: string): Promise<void>;
   /** Stores the value only when the key has none yet (two processes racing agree on one value). */

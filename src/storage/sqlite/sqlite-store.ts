@@ -56,6 +56,7 @@ function migrate(db: Sqlite): void {
   const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
   const apply = db.transaction((migration: (typeof MIGRATIONS)[number]) => {
     db.exec(migration.sql);
+    migration.backfill?.(db);
     db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
       .run(migration.version, migration.name, new Date().toISOString());
   });

@@ -364,7 +364,7 @@ describe('storage contract: the store', () => {
     getCurrency: true, listCurrencies: true, getAccount: true, getAccounts: true, listAccounts: true, listSubAccounts: true,
     allAccounts: true, accountTotals: true, closingTotals: true, listAccountLines: true, getPeriod: true,
     findPeriodContaining: true, findOverlappingPeriods: true, listPeriods: true, getEntry: true, listEntries: true,
-    currencyDebitTotal: true, allCurrencyDebitTotals: true, getSetting: true, getUser: true, findUserByEmail: true,
+    currencyDebitTotal: true, allCurrencyDebitTotals: true, currencyChainHeads: true, getSetting: true, getUser: true, findUserByEmail: true,
     findUserByApiKeyHash: true, listUsers: true, countUsers: true, countActiveAdmins: true, findRefreshToken: true,
     recentLoginFailures: true, getIdempotencyRecord: true, listEntriesInPostingOrder: true, countEntries: true,
     listStoredUsers: true, allApiKeys: true, allSettings: true,
