@@ -28,6 +28,8 @@ export interface AppOptions {
   service: LedgerService;
   /** Largest accepted request body; 1 MiB by default. */
   bodyLimitBytes?: number;
+  /** Largest body of POST /journal-entries/batch; 32 MiB by default, and never below bodyLimitBytes. */
+  batchBodyLimitBytes?: number;
   logLevel?: string;
   /** Folder of the built web UI (index.html and assets); served at / when it exists. */
   webRoot?: string | undefined;
@@ -35,6 +37,8 @@ export interface AppOptions {
 
 export const API_PREFIX = '/api/v1';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** 10,000 entries (the most one batch takes) of a few lines each fit with room to spare. */
+export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /**
  * Bodies are validated strictly (a JSON number where a string is expected is an error, unknown
@@ -49,9 +53,11 @@ function validatorCompiler() {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { service } = options;
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const batchBodyLimitBytes = Math.max(options.batchBodyLimitBytes ?? DEFAULT_BATCH_BODY_LIMIT_BYTES, bodyLimitBytes);
   const app = Fastify({
     logger: { level: options.logLevel ?? 'warn' },
-    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    bodyLimit: bodyLimitBytes,
     ajv: { customOptions: { strict: false } },
     // Per-request log lines cost throughput; errors are still logged with their request id.
     logController: new LogController({ disableRequestLogging: true }),
@@ -99,8 +105,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     requireAuthentication(api, service);
     registerIdempotency(api, service);
+    const routeOptions = { service, batchBodyLimitBytes };
     for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes]) {
-      await api.register(routes, { service });
+      await api.register(routes, routeOptions);
     }
   }, { prefix: API_PREFIX });
 

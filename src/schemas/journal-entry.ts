@@ -17,6 +17,17 @@ export const CreateEntryBody = Type.Object({
 }, { additionalProperties: false });
 export type CreateEntryInput = Static<typeof CreateEntryBody>;
 
+/** The most entries one batch request may post. */
+export const MAX_BATCH_ENTRIES = 10_000;
+
+export const BatchBody = Type.Object({
+  entries: Type.Array(CreateEntryBody, {
+    minItems: 1, maxItems: MAX_BATCH_ENTRIES,
+    description: `1 to ${MAX_BATCH_ENTRIES} entries, each the body of POST /journal-entries; posted in one transaction, all or none`,
+  }),
+}, { additionalProperties: false });
+export type BatchInput = Static<typeof BatchBody>;
+
 export const ReverseBody = Type.Object({
   entry_date: Type.Optional(DateString),
 }, { additionalProperties: false });

@@ -95,11 +95,16 @@ export async function getAccountBalance(ctx: ServiceContext, id: string, periodI
       scale: await ctx.scaleOf(found.currency_id, reads),
     };
   });
-  const { debits, credits } = sumTotals(totals.values());
+  return balanceView(account, totals.values(), scale, periodId ?? null);
+}
+
+/** An account's balance as GET /accounts/{id}/balance shows it, from the totals of its posting accounts. */
+export function balanceView(account: Account, totals: Iterable<Totals>, scale: number, periodId: string | null): AccountBalanceView {
+  const { debits, credits } = sumTotals(totals);
   const net = netBalance(account.normal_balance, debits, credits);
   return {
     account_id: account.id,
-    period_id: periodId ?? null,
+    period_id: periodId,
     total_debits: debits.toString(),
     total_credits: credits.toString(),
     net_balance: net.toString(),

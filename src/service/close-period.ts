@@ -12,6 +12,7 @@ import { type Actor, requirePermission } from './actor.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 import { postWithin } from './post-journal-entry.js';
+import { writeRolledBack } from './rolled-back-write.js';
 import { RETAINED_EARNINGS_KEY } from './settings.js';
 import { entryView } from './views.js';
 
@@ -21,25 +22,10 @@ export interface CloseResult {
   preview: boolean;
 }
 
-/** Thrown inside the transaction to roll a preview back while carrying its result out. */
-class PreviewRollback extends Error {
-  constructor(readonly result: CloseResult) {
-    super('preview rollback');
-  }
-}
-
 export async function closePeriod(ctx: ServiceContext, actor: Actor, id: string, preview: boolean): Promise<CloseResult> {
   requirePermission(actor, 'periods:close');
-  try {
-    return await ctx.store.write(async (tx) => {
-      const result = await closeWithin(ctx, tx, actor, id, preview);
-      if (preview) throw new PreviewRollback(result);
-      return result;
-    });
-  } catch (error) {
-    if (error instanceof PreviewRollback) return error.result;
-    throw error;
-  }
+  const work = (tx: LedgerTx) => closeWithin(ctx, tx, actor, id, preview);
+  return preview ? writeRolledBack(ctx.store, work) : ctx.store.write(work);
 }
 
 async function closeWithin(ctx: ServiceContext, tx: LedgerTx, actor: Actor, id: string, preview: boolean): Promise<CloseResult> {

@@ -19,6 +19,7 @@ import { LoginThrottle } from './auth/login-throttle.js';
 import { ServiceContext, type PageInput, type ServiceOptions } from './context.js';
 import { CursorCodec } from './cursor.js';
 import * as currencies from './currencies.js';
+import * as dryRun from './dry-run.js';
 import * as journal from './journal-entries.js';
 import * as periods from './periods.js';
 import type { LedgerStore } from './ports/ledger-store.js';
@@ -72,6 +73,9 @@ export class LedgerService {
     return postJournalEntries(this.ctx, actor, inputs, onProgress);
   }
   reverseJournalEntry(actor: Actor, id: string, input: ReverseInput) { return reverseJournalEntry(this.ctx, actor, id, input); }
+  dryRunJournalEntry(actor: Actor, input: CreateEntryInput) { return dryRun.dryRunJournalEntry(this.ctx, actor, input); }
+  dryRunJournalEntries(actor: Actor, inputs: readonly CreateEntryInput[]) { return dryRun.dryRunJournalEntries(this.ctx, actor, inputs); }
+  dryRunReversal(actor: Actor, id: string, input: ReverseInput) { return dryRun.dryRunReversal(this.ctx, actor, id, input); }
   getJournalEntry(id: string) { return journal.getJournalEntry(this.ctx, id); }
   listJournalEntries(filter: EntryListFilter) { return journal.listJournalEntries(this.ctx, filter); }
 

@@ -11,7 +11,7 @@ import { notFound } from '../domain/errors.js';
 import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journal-entry.js';
 import { type Actor, requirePermission } from './actor.js';
 import type { ServiceContext } from './context.js';
-import type { LedgerTx } from './ports/ledger-store.js';
+import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
 import { entryView } from './views.js';
 
 export interface PostingMeta {
@@ -54,46 +54,74 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
   };
 }
 
-export async function postJournalEntry(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): Promise<EntryView> {
+/** A posting use case's work inside a write transaction; it answers the entries it posted, in order. */
+export type PostingWork = (tx: LedgerTx) => Promise<JournalEntryView[]>;
+
+/*
+ * Each posting use case as work for a write transaction, with its permission checked first. A real
+ * post commits the work; a dry run (dry-run.ts) runs the very same work and rolls it back, so both
+ * apply the same rules in the same order.
+ */
+
+const standardBy = (actor: Actor): PostingMeta => ({ entry_type: 'standard', reverses_id: null, created_by: actor.user_id });
+
+export function createEntryWork(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): PostingWork {
   requirePermission(actor, 'journals:create');
-  const entry = await ctx.store.write((tx) =>
-    postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id }));
-  return entryView(entry, await ctx.scaleOf(entry.currency_id));
+  return async (tx) => [await postWithin(ctx, tx, input, standardBy(actor))];
 }
 
-export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): Promise<EntryView> {
+export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): PostingWork {
   requirePermission(actor, 'journals:reverse');
-  const entry = await ctx.store.write(async (tx) => {
+  return async (tx) => {
     const original = await tx.getEntry(id);
     if (!original) throw notFound('Journal entry', id);
     const draft = buildReversal(original, input.entry_date);
-    return postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id });
-  });
-  return entryView(entry, await ctx.scaleOf(entry.currency_id));
+    return [await postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id })];
+  };
 }
 
 /**
- * Posts many entries in one transaction: all of them or none. The first rejected entry aborts the
- * whole batch; its error names the entry by index (`entries[3].lines[1].credit_amount`).
+ * Many entries in one transaction: all of them or none. The first rejected entry aborts the whole
+ * batch; its error names the entry by index (`entries[3].lines[1].credit_amount`).
  */
-export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
-  onProgress?: (posted: number) => void): Promise<EntryView[]> {
+export function createEntriesWork(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
+  onProgress?: (posted: number) => void): PostingWork {
   requirePermission(actor, 'journals:create');
-  const entries = await ctx.store.write(async (tx) => {
+  return async (tx) => {
     const posted: JournalEntryView[] = [];
     for (const [index, input] of inputs.entries()) {
       try {
-        posted.push(await postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id }));
+        posted.push(await postWithin(ctx, tx, input, standardBy(actor)));
       } catch (error) {
         throw atEntry(error, index);
       }
       onProgress?.(index + 1);
     }
     return posted;
-  });
+  };
+}
+
+/** The entries as the API shows them. */
+export async function entryViews(ctx: ServiceContext, entries: readonly JournalEntryView[], reads?: LedgerReads): Promise<EntryView[]> {
   const views: EntryView[] = [];
-  for (const entry of entries) views.push(entryView(entry, await ctx.scaleOf(entry.currency_id)));
+  for (const entry of entries) views.push(entryView(entry, await ctx.scaleOf(entry.currency_id, reads)));
   return views;
+}
+
+export async function postJournalEntry(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): Promise<EntryView> {
+  const [entry] = await entryViews(ctx, await ctx.store.write(createEntryWork(ctx, actor, input)));
+  return entry!;
+}
+
+export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): Promise<EntryView> {
+  const [entry] = await entryViews(ctx, await ctx.store.write(reverseEntryWork(ctx, actor, id, input)));
+  return entry!;
+}
+
+/** Posts many entries in one transaction (the batch route and `ledger journal-entries import`). */
+export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
+  onProgress?: (posted: number) => void): Promise<EntryView[]> {
+  return entryViews(ctx, await ctx.store.write(createEntriesWork(ctx, actor, inputs, onProgress)));
 }
 
 /** Re-labels an entry's error with the entry's position in a batch. */

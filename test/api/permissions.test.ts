@@ -106,10 +106,41 @@ const WRITE_ROUTES: WriteRoute[] = [
     }),
   },
   {
+    // A dry run commits nothing, but it runs the post and needs the same key.
+    route: 'POST /api/v1/journal-entries?dry_run=true', permission: 'journals:create', status: 200,
+    prepare: async (world) => ({
+      method: 'POST', path: `${API}/journal-entries?dry_run=true`, body: entryBody(world.books.cash.id, world.books.sales.id, String(100 + next())),
+    }),
+  },
+  {
+    route: 'POST /api/v1/journal-entries/batch', permission: 'journals:create', status: 201,
+    prepare: async (world) => ({
+      method: 'POST', path: `${API}/journal-entries/batch`, body: { entries: [
+        entryBody(world.books.cash.id, world.books.sales.id, String(100 + next())),
+        entryBody(world.books.rent.id, world.books.cash.id, String(100 + next())),
+      ] },
+    }),
+  },
+  {
+    route: 'POST /api/v1/journal-entries/batch?dry_run=true', permission: 'journals:create', status: 200,
+    prepare: async (world) => ({
+      method: 'POST', path: `${API}/journal-entries/batch?dry_run=true`, body: { entries: [
+        entryBody(world.books.cash.id, world.books.sales.id, String(100 + next())),
+      ] },
+    }),
+  },
+  {
     route: 'POST /api/v1/journal-entries/{id}/reverse', permission: 'journals:reverse', status: 201,
     prepare: async (world) => {
       const entry = await postEntry(world.api, world.books.rent.id, world.books.cash.id, String(100 + next()));
       return { method: 'POST', path: `${API}/journal-entries/${entry.id}/reverse`, body: {} };
+    },
+  },
+  {
+    route: 'POST /api/v1/journal-entries/{id}/reverse?dry_run=true', permission: 'journals:reverse', status: 200,
+    prepare: async (world) => {
+      const entry = await postEntry(world.api, world.books.rent.id, world.books.cash.id, String(100 + next()));
+      return { method: 'POST', path: `${API}/journal-entries/${entry.id}/reverse?dry_run=true`, body: {} };
     },
   },
   {
