@@ -31,7 +31,7 @@ function state(db: string, books: Books) {
 
 /** Ids and posting times are provisional in a dry run: leave them out to compare two answers. */
 function withoutIds(result: any) {
-  const entryWithoutIds = (view: any) => ({ ...view, id: undefined, posted_at: undefined,
+  const entryWithoutIds = (view: any) => ({ ...view, id: undefined, posted_at: undefined, hash: undefined,
     lines: view.lines.map((line: any) => ({ ...line, id: undefined })) });
   return { ...result, data: { ...result.data, entry: entryWithoutIds(result.data.entry) } };
 }
@@ -66,10 +66,12 @@ describe('ledger journal-entries create --dry-run', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const id = /\n {2}id (\S+) {2}standard\n/.exec(run.stdout)?.[1];
+    const hash = /\n {2}hash ([0-9a-f]{64})\n/.exec(run.stdout)?.[1] ?? 'no hash printed';
     expect(run.stdout).toBe([
       'Dry run (nothing was posted):',
       '2026-03-01  Invoice 1001  [INV-1001]',
       `  id ${id}  standard`,
+      `  hash ${hash}`,
       'ACCOUNT   NAME       DEBIT  CREDIT  MEMO',
       '1200-001  Acme Ltd  250.00',
       '1000      Cash       50.00',
@@ -158,10 +160,12 @@ describe('ledger journal-entries reverse --dry-run', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const id = /\n {2}id (\S+) {2}reversal/.exec(run.stdout)?.[1];
+    const hash = /\n {2}hash ([0-9a-f]{64})\n/.exec(run.stdout)?.[1] ?? 'no hash printed';
     expect(run.stdout).toBe([
       'Dry run (nothing was posted):',
       '2026-03-31  Reversal of: February rent',
       `  id ${id}  reversal  (reverses ${ids.rent})`,
+      `  hash ${hash}`,
       'ACCOUNT  NAME   DEBIT  CREDIT  MEMO',
       '6000     Rent          800.00',
       '1000     Cash  800.00',
