@@ -10,6 +10,7 @@ import type { EntryType, JournalEntry, JournalEntryView } from '../domain/types.
 import { notFound } from '../domain/errors.js';
 import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journal-entry.js';
 import { type Actor, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 import { entryView } from './views.js';
@@ -55,9 +56,18 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
 
 export async function postJournalEntry(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): Promise<EntryView> {
   requirePermission(actor, 'journals:create');
-  const entry = await ctx.store.write((tx) =>
-    postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id }));
+  const entry = await ctx.store.write(async (tx) => {
+    const posted = await postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id });
+    await recordEntryCreated(ctx, tx, actor, posted);
+    return posted;
+  });
   return entryView(entry, await ctx.scaleOf(entry.currency_id));
+}
+
+/** The audit record of a posted entry: the entry itself is immutable and holds the rest. */
+export async function recordEntryCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor, entry: JournalEntryView): Promise<void> {
+  await recordAudit(ctx, tx, actor, { action: 'journal_entry.create', target_type: 'journal_entry', target_id: entry.id },
+    { occurredAt: entry.posted_at });
 }
 
 export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): Promise<EntryView> {
@@ -66,7 +76,13 @@ export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id:
     const original = await tx.getEntry(id);
     if (!original) throw notFound('Journal entry', id);
     const draft = buildReversal(original, input.entry_date);
-    return postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id });
+    const reversal = await postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id });
+    // Recorded on the entry reversed: its reversed_by_id goes from null to the new entry.
+    await recordAudit(ctx, tx, actor, {
+      action: 'journal_entry.reverse', target_type: 'journal_entry', target_id: original.id,
+      changes: { reversed_by_id: { old: null, new: reversal.id } },
+    }, { occurredAt: reversal.posted_at });
+    return reversal;
   });
   return entryView(entry, await ctx.scaleOf(entry.currency_id));
 }
@@ -82,7 +98,9 @@ export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inpu
     const posted: JournalEntryView[] = [];
     for (const [index, input] of inputs.entries()) {
       try {
-        posted.push(await postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id }));
+        const entry = await postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id });
+        await recordEntryCreated(ctx, tx, actor, entry);
+        posted.push(entry);
       } catch (error) {
         throw atEntry(error, index);
       }
