@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from './exit-codes.js';
 import { registerAccountCommands } from './commands/accounts.js';
+import { registerAuditLogCommand } from './commands/audit-log.js';
 import { registerCopyCommand } from './commands/copy.js';
 import { registerCurrencyCommands } from './commands/currencies.js';
 import { registerExportCommand } from './commands/export.js';
@@ -50,6 +51,7 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   registerReportCommands(program);
   registerUserCommands(program);
   registerSettingsCommands(program);
+  registerAuditLogCommand(program);
   registerExportCommand(program);
   registerCopyCommand(program);
   return program;

@@ -16,6 +16,7 @@ import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { accountRoutes } from './routes/accounts.js';
+import { auditLogRoutes } from './routes/audit-log.js';
 import { authRoutes } from './routes/auth.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { journalEntryRoutes } from './routes/journal-entries.js';
@@ -61,7 +62,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { strict: false } },
     // Per-request log lines cost throughput; errors are still logged with their request id.
     logController: new LogController({ disableRequestLogging: true }),
+    // Every request gets a unique id (UUIDv7), answered as X-Request-Id and kept in the audit
+    // records it writes. A client's own X-Request-Id is not taken: the log names only ids the
+    // server made.
+    genReqId: () => service.ctx.runtime.newId(),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   app.setValidatorCompiler(validatorCompiler());
   // Only JSON bodies are accepted; any other content type is a 415. An empty JSON body counts as
   // no body, so POSTs whose fields are all optional (a reversal) work with or without one.
@@ -106,7 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requireAuthentication(api, service);
     registerIdempotency(api, service);
     const routeOptions = { service, batchBodyLimitBytes };
-    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes]) {
+    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes]) {
       await api.register(routes, routeOptions);
     }
   }, { prefix: API_PREFIX });

@@ -8,7 +8,9 @@ import { assertRetainedEarningsAccount, computeClosingEntry } from '../domain/pe
 import type { Period } from '../domain/types.js';
 import type { EntryView } from '../schemas/journal-entry.js';
 import type { PeriodView } from '../schemas/period.js';
+import { fieldChanges } from '../domain/audit.js';
 import { type Actor, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 import { postWithin } from './post-journal-entry.js';
@@ -51,6 +53,10 @@ async function closeWithin(ctx: ServiceContext, tx: LedgerTx, actor: Actor, id: 
     await tx.updatePeriod(period.id, {
       status: closed.status, closed_at: closed.closed_at, closed_by: closed.closed_by, closing_entry_id: closed.closing_entry_id,
     });
+    await recordAudit(ctx, tx, actor, {
+      action: 'period.close', target_type: 'period', target_id: period.id,
+      changes: fieldChanges(period, closed, ['status', 'closed_at', 'closed_by', 'closing_entry_id']),
+    }, { occurredAt: closed.closed_at! });
   }
   const view = entry === null ? null : entryView(entry, await ctx.scaleOf(entry.currency_id, tx));
   return { period: closed, closing_entry: view, preview };

@@ -10,6 +10,7 @@ import type { EntryType, JournalEntry, JournalEntryView } from '../domain/types.
 import { notFound } from '../domain/errors.js';
 import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journal-entry.js';
 import { type Actor, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
 import { entryView } from './views.js';
@@ -67,7 +68,17 @@ const standardBy = (actor: Actor): PostingMeta => ({ entry_type: 'standard', rev
 
 export function createEntryWork(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): PostingWork {
   requirePermission(actor, 'journals:create');
-  return async (tx) => [await postWithin(ctx, tx, input, standardBy(actor))];
+  return async (tx) => {
+    const posted = await postWithin(ctx, tx, input, standardBy(actor));
+    await recordEntryCreated(ctx, tx, actor, posted);
+    return [posted];
+  };
+}
+
+/** The audit record of a posted entry: the entry itself is immutable and holds the rest. */
+export async function recordEntryCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor, entry: JournalEntryView): Promise<void> {
+  await recordAudit(ctx, tx, actor, { action: 'journal_entry.create', target_type: 'journal_entry', target_id: entry.id },
+    { occurredAt: entry.posted_at });
 }
 
 export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): PostingWork {
@@ -76,7 +87,13 @@ export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, 
     const original = await tx.getEntry(id);
     if (!original) throw notFound('Journal entry', id);
     const draft = buildReversal(original, input.entry_date);
-    return [await postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id })];
+    const reversal = await postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id });
+    // Recorded on the entry reversed: its reversed_by_id goes from null to the new entry.
+    await recordAudit(ctx, tx, actor, {
+      action: 'journal_entry.reverse', target_type: 'journal_entry', target_id: original.id,
+      changes: { reversed_by_id: { old: null, new: reversal.id } },
+    }, { occurredAt: reversal.posted_at });
+    return [reversal];
   };
 }
 
@@ -91,7 +108,9 @@ export function createEntriesWork(ctx: ServiceContext, actor: Actor, inputs: rea
     const posted: JournalEntryView[] = [];
     for (const [index, input] of inputs.entries()) {
       try {
-        posted.push(await postWithin(ctx, tx, input, standardBy(actor)));
+        const entry = await postWithin(ctx, tx, input, standardBy(actor));
+        await recordEntryCreated(ctx, tx, actor, entry);
+        posted.push(entry);
       } catch (error) {
         throw atEntry(error, index);
       }

@@ -204,6 +204,14 @@ const READ_ROUTES: ReadRoute[] = [
   { route: 'GET /api/v1/users/{id}', path: (_w, ids) => `${API}/users/${ids.userId}` },
 ];
 
+/**
+ * Reads only an admin may make: 403 FORBIDDEN for everyone else, whatever other keys they hold
+ * (users:manage included).
+ */
+const ADMIN_READ_ROUTES: ReadRoute[] = [
+  { route: 'GET /api/v1/audit-log', path: (w) => `${API}/audit-log?target_id=${w.books.cash.id}&limit=5` },
+];
+
 /** Everything a write could change, read as the admin: compared before and after a refused write. */
 async function snapshot(api: ApiFixture) {
   const lists = ['currencies', 'accounts', 'periods', 'journal-entries', 'users'];
@@ -252,7 +260,7 @@ describe('permission matrix', () => {
 
   it('has a row for every write route and every read route registered under /api/v1', () => {
     const writeRows = new Set(WRITE_ROUTES.map((row) => row.route.split('?')[0]));
-    const readRows = new Set(READ_ROUTES.map((row) => row.route));
+    const readRows = new Set([...READ_ROUTES, ...ADMIN_READ_ROUTES].map((row) => row.route));
     expect(openapiRoutes.filter((route) => !route.startsWith('GET ')).sort()).toEqual([...writeRows].sort());
     expect(openapiRoutes.filter((route) => route.startsWith('GET ')).sort()).toEqual([...readRows].sort());
   });
@@ -291,10 +299,24 @@ describe('permission matrix', () => {
       expect(response.body).toHaveProperty('data');
     });
 
+    it.each(ADMIN_READ_ROUTES)('$route: 403 FORBIDDEN for every permission but admin, users:manage included', async (row) => {
+      for (const permissions of [{}, everyKeyBut('admin'), { 'users:manage': true }]) {
+        const reader = await principal(world.api, kind, permissions);
+        expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: reader.token }), 403, 'FORBIDDEN');
+      }
+    });
+
+    it.each(ADMIN_READ_ROUTES)('$route: 200 for an admin', async (row) => {
+      const admin = await principal(world.api, kind, { admin: true });
+      const response = await world.api.request('GET', row.path(world, readIds), undefined, { token: admin.token });
+      expect({ status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ status: 200, body: 'ok' });
+      expect(response.body).toHaveProperty('data');
+    });
+
     it('refuses every route to the same user once deactivated (401)', async () => {
       const caller = await principal(world.api, kind, { admin: true });
       dataOf(await world.api.request('PATCH', `${API}/users/${caller.id}`, { is_active: false }));
-      for (const row of READ_ROUTES) {
+      for (const row of [...READ_ROUTES, ...ADMIN_READ_ROUTES]) {
         expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: caller.token }), 401, 'UNAUTHORIZED');
       }
       for (const row of WRITE_ROUTES) {
@@ -304,7 +326,7 @@ describe('permission matrix', () => {
   });
 
   it('answers 401 UNAUTHORIZED on every route without credentials', async () => {
-    for (const row of READ_ROUTES) {
+    for (const row of [...READ_ROUTES, ...ADMIN_READ_ROUTES]) {
       expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: null }), 401, 'UNAUTHORIZED');
     }
     for (const row of WRITE_ROUTES) {

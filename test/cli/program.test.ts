@@ -21,6 +21,7 @@ const DOCUMENTED_COMMANDS = [
   'reports trial-balance', 'reports balance-sheet', 'reports income-statement', 'reports general-ledger',
   'users list', 'users get', 'users create', 'users create-service-account',
   'settings get', 'settings set retained-earnings-account',
+  'audit-log',
   'export', 'copy',
 ];
 

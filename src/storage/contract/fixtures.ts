@@ -8,6 +8,7 @@
  * numbered with zero padding (`entry-0007`), so that sorting ids bytewise sorts them in creation
  * order; a test that needs ids out of order gives them explicitly.
  */
+import type { AuditRecord } from '../../domain/audit.js';
 import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
 import type { AmountMinor } from '../../domain/money/amount.js';
 import type {
@@ -329,6 +330,27 @@ export function refreshTokenFixture(user: { id: string }, name: string, familyId
     expires_at: '2026-02-01T00:00:00.000Z',
     revoked_at: null,
     replaced_by: null,
+    ...overrides,
+  };
+}
+
+/**
+ * An audit record numbered `n` (id `audit-0007`), occurring `n` seconds after FIXTURE_TIME unless
+ * overridden: by default an admin's account update through an API key within a request.
+ */
+export function auditRecordFixture(n: number, overrides: Partial<AuditRecord> = {}): AuditRecord {
+  return {
+    id: `audit-${String(n).padStart(4, '0')}`,
+    occurred_at: new Date(Date.parse(FIXTURE_TIME) + n * 1000).toISOString(),
+    actor_id: 'user-admin',
+    credential_type: 'api_key',
+    credential_id: 'api-key-admin',
+    request_id: `request-${n}`,
+    action: 'account.update',
+    target_type: 'account',
+    target_id: 'account-1000',
+    changes: { name: { old: 'Cash', new: `Cash ${n}` } },
+    hash: null,
     ...overrides,
   };
 }

@@ -22,6 +22,7 @@ import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
+import { auditReads, auditWrites, PendingAuditRecords } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
 import { PendingTotals, postingWrites } from './posting.js';
 import { type PgExecutor, PgQueries } from './queries.js';
@@ -53,14 +54,31 @@ const TYPES = {
 const MIGRATION_LOCK = "hashtext('ledger.migrations')";
 
 function readsOn(q: PgQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q) };
+  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
 }
 
-/** A write transaction's statements, and the totals its current job has added but not written yet. */
-function txOn(q: PgQueries): { tx: LedgerTx; pending: PendingTotals } {
-  const pending = new PendingTotals();
-  const reads: LedgerReads = { ...ledgerReads(q, () => pending.write(q)), ...userReads(q) };
-  return { tx: { ...reads, ...postingWrites(q, pending), ...userWrites(q) }, pending };
+/** What a write job has added in memory and writes when it ends: its totals and its audit records. */
+interface PendingWrites {
+  reset(): void;
+  write(): Promise<void>;
+}
+
+/** A write transaction's statements, and what its current job has added but not written yet. */
+function txOn(q: PgQueries): { tx: LedgerTx; pending: PendingWrites } {
+  const totals = new PendingTotals();
+  const audit = new PendingAuditRecords();
+  const reads: LedgerReads = { ...ledgerReads(q, () => totals.write(q)), ...userReads(q), ...auditReads(q, () => audit.write(q)) };
+  const pending: PendingWrites = {
+    reset() {
+      totals.reset();
+      audit.reset();
+    },
+    async write() {
+      await totals.write(q);
+      await audit.write(q);
+    },
+  };
+  return { tx: { ...reads, ...postingWrites(q, totals), ...userWrites(q), ...auditWrites(q, audit) }, pending };
 }
 
 interface PgError {
@@ -327,7 +345,7 @@ class GroupCommit {
         const value = await queued.work(tx);
         // A job that caught a refused call and went on still fails whole.
         if (job.failure !== undefined) throw job.failure;
-        await pending.write(q).catch((error: unknown) => { throw translateError(error); });
+        await pending.write().catch((error: unknown) => { throw translateError(error); });
         await connection.query('RELEASE job; SAVEPOINT job');
         outcomes.push({ ok: true, value });
       } catch (error) {

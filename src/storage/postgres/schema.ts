@@ -209,6 +209,44 @@ CREATE INDEX login_failures_time ON login_failures (failed_at);
 `,
   },
   {
+    // Numbered as in SQLite, whose versions 2 to 4 are already part of version 1 here.
+    version: 5,
+    name: 'audit log',
+    sql: `
+-- Every change, login and logout, written in the transaction of the change itself. Keyed by its
+-- place in the log, (occurred_at, id); each filter has an index in log order. hash is kept for a
+-- chain over the records.
+CREATE TABLE audit_log (
+  occurred_at     text COLLATE "C" NOT NULL,
+  id              text COLLATE "C" NOT NULL,
+  actor_id        text COLLATE "C",
+  credential_type text CHECK (credential_type IN ('api_key', 'session')),
+  credential_id   text COLLATE "C",
+  request_id      text COLLATE "C",
+  action          text COLLATE "C" NOT NULL,
+  target_type     text,
+  target_id       text COLLATE "C",
+  changes         text,
+  hash            text,
+  PRIMARY KEY (occurred_at, id)
+);
+CREATE INDEX audit_log_actor ON audit_log (actor_id, occurred_at, id) WHERE actor_id IS NOT NULL;
+CREATE INDEX audit_log_action ON audit_log (action, occurred_at, id);
+CREATE INDEX audit_log_target ON audit_log (target_id, occurred_at, id) WHERE target_id IS NOT NULL;
+
+-- The log is append-only, like posted history.
+CREATE FUNCTION ledger_refuse_audit_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'audit records are immutable' USING ERRCODE = 'integrity_constraint_violation';
+END
+$$;
+CREATE TRIGGER audit_log_immutable BEFORE UPDATE OR DELETE ON audit_log
+  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_audit_change();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_audit_change();
+`,
+  },
+  {
     version: 6,
     name: 'entry hash chain',
     sql: `

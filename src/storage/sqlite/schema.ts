@@ -217,6 +217,39 @@ CREATE INDEX login_failures_time ON login_failures(failed_at);
 `,
   },
   {
+    version: 5,
+    name: 'audit log',
+    sql: `
+-- Every change, login and logout, written in the transaction of the change itself. Keyed by its
+-- place in the log, (occurred_at, id): the table is the time index, and each filter's index
+-- (which carries the key) is already in log order. changes is JSON; hash is kept for a chain over
+-- the records.
+CREATE TABLE audit_log (
+  occurred_at     TEXT NOT NULL,
+  id              TEXT NOT NULL,
+  actor_id        TEXT,
+  credential_type TEXT CHECK (credential_type IN ('api_key', 'session')),
+  credential_id   TEXT,
+  request_id      TEXT,
+  action          TEXT NOT NULL,
+  target_type     TEXT,
+  target_id       TEXT,
+  changes         TEXT,
+  hash            TEXT,
+  PRIMARY KEY (occurred_at, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX audit_log_actor ON audit_log(actor_id) WHERE actor_id IS NOT NULL;
+CREATE INDEX audit_log_action ON audit_log(action);
+CREATE INDEX audit_log_target ON audit_log(target_id) WHERE target_id IS NOT NULL;
+
+-- The log is append-only, like posted history.
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit records are immutable'); END;
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit records are immutable'); END;
+`,
+  },
+  {
     version: 6,
     name: 'entry hash chain',
     sql: `

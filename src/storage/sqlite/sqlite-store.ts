@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
+import { auditReads, auditWrites } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
 import { postingWrites } from './posting.js';
 import { SqliteQueries } from './queries.js';
@@ -66,11 +67,11 @@ function migrate(db: Sqlite): void {
 }
 
 function readsOn(q: SqliteQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q) };
+  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
 }
 
 function txOn(q: SqliteQueries): LedgerTx {
-  return { ...readsOn(q), ...postingWrites(q), ...userWrites(q) };
+  return { ...readsOn(q), ...postingWrites(q), ...userWrites(q), ...auditWrites(q) };
 }
 
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
