@@ -18,8 +18,9 @@ export async function startServer(options: ServerOptions): Promise<void> {
   }
   const service = await openLedger(options.database);
   const bodyLimitBytes = process.env.LEDGER_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BODY_LIMIT_BYTES) : undefined;
+  const batchBodyLimitBytes = process.env.LEDGER_BATCH_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BATCH_BODY_LIMIT_BYTES) : undefined;
   const webRoot = process.env.LEDGER_WEB_ROOT ?? fileURLToPath(new URL('../web/', import.meta.url));
-  const app = await buildApp({ service, bodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot });
+  const app = await buildApp({ service, bodyLimitBytes, batchBodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot });
   const address = await app.listen({ port: options.port, host: options.host });
   process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);
   const stop = async () => {

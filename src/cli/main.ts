@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CommandExit } from './command-exit.js';
 import { EXIT } from './exit-codes.js';
 import { registerAccountCommands } from './commands/accounts.js';
+import { registerAuditLogCommand } from './commands/audit-log.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerCopyCommand } from './commands/copy.js';
 import { registerCurrencyCommands } from './commands/currencies.js';
@@ -53,6 +54,7 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   registerReportCommands(program);
   registerUserCommands(program);
   registerSettingsCommands(program);
+  registerAuditLogCommand(program);
   registerExportCommand(program);
   registerCopyCommand(program);
   registerBackupCommand(program);

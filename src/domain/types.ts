@@ -82,6 +82,9 @@ export interface JournalLineView extends JournalLine {
 
 export interface JournalEntryView extends Omit<JournalEntry, 'lines'> {
   lines: JournalLineView[];
+  /** SHA-256 of the entry in its currency's chain (service/entry-hash.ts), and of the entry before it. */
+  hash: string;
+  previous_hash: string;
 }
 
 export interface Totals {

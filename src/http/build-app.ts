@@ -16,6 +16,7 @@ import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { accountRoutes } from './routes/accounts.js';
+import { auditLogRoutes } from './routes/audit-log.js';
 import { authRoutes } from './routes/auth.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { journalEntryRoutes } from './routes/journal-entries.js';
@@ -29,6 +30,8 @@ export interface AppOptions {
   service: LedgerService;
   /** Largest accepted request body; 1 MiB by default. */
   bodyLimitBytes?: number;
+  /** Largest body of POST /journal-entries/batch; 32 MiB by default, and never below bodyLimitBytes. */
+  batchBodyLimitBytes?: number;
   logLevel?: string;
   /** Folder of the built web UI (index.html and assets); served at / when it exists. */
   webRoot?: string | undefined;
@@ -36,6 +39,8 @@ export interface AppOptions {
 
 export const API_PREFIX = '/api/v1';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** 10,000 entries (the most one batch takes) of a few lines each fit with room to spare. */
+export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /**
  * Bodies are validated strictly (a JSON number where a string is expected is an error, unknown
@@ -50,13 +55,22 @@ function validatorCompiler() {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { service } = options;
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const batchBodyLimitBytes = Math.max(options.batchBodyLimitBytes ?? DEFAULT_BATCH_BODY_LIMIT_BYTES, bodyLimitBytes);
   const app = Fastify({
     logger: { level: options.logLevel ?? 'warn' },
-    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    bodyLimit: bodyLimitBytes,
     ajv: { customOptions: { strict: false } },
     // Per-request log lines cost throughput; errors are still logged with their request id.
     logController: new LogController({ disableRequestLogging: true }),
+    // Every request gets a unique id (UUIDv7), answered as X-Request-Id and kept in the audit
+    // records it writes. A client's own X-Request-Id is not taken: the log names only ids the
+    // server made.
+    genReqId: () => service.ctx.runtime.newId(),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   app.setValidatorCompiler(validatorCompiler());
   // Only JSON bodies are accepted; any other content type is a 415. An empty JSON body counts as
   // no body, so POSTs whose fields are all optional (a reversal) work with or without one.
@@ -100,8 +114,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     requireAuthentication(api, service);
     registerIdempotency(api, service);
-    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, verifyRoutes]) {
-      await api.register(routes, { service });
+    const routeOptions = { service, batchBodyLimitBytes };
+    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes, verifyRoutes]) {
+      await api.register(routes, routeOptions);
     }
   }, { prefix: API_PREFIX });
 

@@ -17,6 +17,17 @@ export const CreateEntryBody = Type.Object({
 }, { additionalProperties: false });
 export type CreateEntryInput = Static<typeof CreateEntryBody>;
 
+/** The most entries one batch request may post. */
+export const MAX_BATCH_ENTRIES = 10_000;
+
+export const BatchBody = Type.Object({
+  entries: Type.Array(CreateEntryBody, {
+    minItems: 1, maxItems: MAX_BATCH_ENTRIES,
+    description: `1 to ${MAX_BATCH_ENTRIES} entries, each the body of POST /journal-entries; posted in one transaction, all or none`,
+  }),
+}, { additionalProperties: false });
+export type BatchInput = Static<typeof BatchBody>;
+
 export const ReverseBody = Type.Object({
   entry_date: Type.Optional(DateString),
 }, { additionalProperties: false });
@@ -47,6 +58,11 @@ export const Entry = Type.Object({
   created_by: Nullable(Id),
   posted_at: Timestamp,
   currency_id: Id,
+  previous_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'hash of the previous entry in the same currency (64 zeros for the first)' }),
+  hash: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'SHA-256 of the entry in its currency\'s chain: covers its content and the previous entry\'s hash (docs/api.md, "Tamper-evident history")',
+  }),
   lines: Type.Array(Line),
 });
 export type EntryView = Static<typeof Entry>;

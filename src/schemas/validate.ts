@@ -46,6 +46,11 @@ function describeIssue(issue: SchemaIssue, field: string | undefined): { message
       return { message: issue.params.limit === 1 ? `${name} must not be empty` : `${name} must have at least ${String(issue.params.limit)} characters` };
     case 'maxLength':
       return { message: `${name} must have at most ${String(issue.params.limit)} characters` };
+    case 'minItems':
+      return { message: `${name} must hold at least ${String(issue.params.limit)} item${issue.params.limit === 1 ? '' : 's'}` };
+    case 'maxItems':
+      return { message: `${name} must hold at most ${String(issue.params.limit)} items`,
+        suggestion: `Send at most ${String(issue.params.limit)} per request` };
     case 'minProperties':
       return { message: 'The request body must change at least one field' };
     default:

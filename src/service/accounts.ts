@@ -1,3 +1,4 @@
+import { fieldChanges, initialValues } from '../domain/audit.js';
 import { notFound, validationError } from '../domain/errors.js';
 import { netBalance, resolveNewAccount } from '../domain/accounts/new-account.js';
 import { formatAmount } from '../domain/money/amount.js';
@@ -6,9 +7,16 @@ import type {
   AccountBalanceView, AccountListFilter, AccountTransactionView, AccountView, CreateAccountInput, UpdateAccountInput,
 } from '../schemas/account.js';
 import { type Actor, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 import { accountLineView } from './views.js';
 import type { LedgerReads, LineScope } from './ports/ledger-store.js';
+
+const CREATED_FIELDS = [
+  'account_number', 'name', 'currency_id', 'account_type', 'normal_balance', 'has_subledger', 'parent_id', 'entity_id', 'xbrl_tag',
+  'is_active',
+] as const;
+const UPDATABLE_FIELDS = ['name', 'is_active', 'xbrl_tag'] as const;
 
 export async function createAccount(ctx: ServiceContext, actor: Actor, input: CreateAccountInput): Promise<AccountView> {
   requirePermission(actor, 'accounts:write');
@@ -21,6 +29,9 @@ export async function createAccount(ctx: ServiceContext, actor: Actor, input: Cr
     }
     const account: Account = { id: ctx.runtime.newId(), ...resolved, is_active: true, created_at: ctx.now() };
     await tx.insertAccount(account);
+    await recordAudit(ctx, tx, actor, {
+      action: 'account.create', target_type: 'account', target_id: account.id, changes: initialValues(account, CREATED_FIELDS),
+    }, { occurredAt: account.created_at });
     return account;
   });
 }
@@ -57,9 +68,13 @@ export async function listSubAccounts(ctx: ServiceContext, id: string): Promise<
 export async function updateAccount(ctx: ServiceContext, actor: Actor, id: string, input: UpdateAccountInput): Promise<AccountView> {
   requirePermission(actor, 'accounts:write');
   return ctx.store.write(async (tx) => {
-    await findAccount(tx, id);
+    const before = await findAccount(tx, id);
     await tx.updateAccount(id, { name: input.name, is_active: input.is_active, xbrl_tag: input.xbrl_tag });
-    return (await tx.getAccount(id))!;
+    const after = (await tx.getAccount(id))!;
+    await recordAudit(ctx, tx, actor, {
+      action: 'account.update', target_type: 'account', target_id: id, changes: fieldChanges(before, after, UPDATABLE_FIELDS),
+    });
+    return after;
   });
 }
 
@@ -95,11 +110,16 @@ export async function getAccountBalance(ctx: ServiceContext, id: string, periodI
       scale: await ctx.scaleOf(found.currency_id, reads),
     };
   });
-  const { debits, credits } = sumTotals(totals.values());
+  return balanceView(account, totals.values(), scale, periodId ?? null);
+}
+
+/** An account's balance as GET /accounts/{id}/balance shows it, from the totals of its posting accounts. */
+export function balanceView(account: Account, totals: Iterable<Totals>, scale: number, periodId: string | null): AccountBalanceView {
+  const { debits, credits } = sumTotals(totals);
   const net = netBalance(account.normal_balance, debits, credits);
   return {
     account_id: account.id,
-    period_id: periodId ?? null,
+    period_id: periodId,
     total_debits: debits.toString(),
     total_credits: credits.toString(),
     net_balance: net.toString(),

@@ -1,4 +1,5 @@
 /** Who is acting: the authenticated user, and the permission check every write goes through. */
+import type { CredentialType } from '../domain/audit.js';
 import { LedgerError } from '../domain/errors.js';
 import type { Permissions, UserType } from '../domain/types.js';
 
@@ -8,10 +9,20 @@ export const PERMISSION_KEYS = [
 ] as const;
 export type PermissionKey = (typeof PERMISSION_KEYS)[number];
 
+/** The credential an actor authenticated with: an API key's id, or a login session's id (unknown for old tokens). */
+export interface Credential {
+  type: CredentialType;
+  id: string | null;
+}
+
 export interface Actor {
   user_id: string;
   user_type: UserType;
   permissions: Permissions;
+  /** Null for the local operator, who authenticated with nothing. */
+  credential: Credential | null;
+  /** The HTTP request the actor acts in, set by the HTTP face; absent on the command line. */
+  request_id?: string | undefined;
 }
 
 export function hasPermission(actor: Actor, key: PermissionKey): boolean {
@@ -30,4 +41,11 @@ export function requirePermission(actor: Actor, key: PermissionKey): void {
  * The person at the command line for the commands that need no API key: whoever can open the
  * database file can already change it, so the CLI acts with full rights and records no author.
  */
-export const LOCAL_OPERATOR: Actor = { user_id: 'local-operator', user_type: 'service', permissions: { admin: true } };
+export const LOCAL_OPERATOR: Actor = {
+  user_id: 'local-operator', user_type: 'service', permissions: { admin: true }, credential: null,
+};
+
+/** Whether the actor is the command line's local operator (no user: recorded as nobody). */
+export function isLocalOperator(actor: Actor): boolean {
+  return actor.user_id === LOCAL_OPERATOR.user_id && actor.credential === null;
+}

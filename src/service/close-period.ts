@@ -8,10 +8,13 @@ import { assertRetainedEarningsAccount, computeClosingEntry } from '../domain/pe
 import type { Period } from '../domain/types.js';
 import type { EntryView } from '../schemas/journal-entry.js';
 import type { PeriodView } from '../schemas/period.js';
+import { fieldChanges } from '../domain/audit.js';
 import { type Actor, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 import { postWithin } from './post-journal-entry.js';
+import { writeRolledBack } from './rolled-back-write.js';
 import { RETAINED_EARNINGS_KEY } from './settings.js';
 import { entryView } from './views.js';
 
@@ -21,25 +24,10 @@ export interface CloseResult {
   preview: boolean;
 }
 
-/** Thrown inside the transaction to roll a preview back while carrying its result out. */
-class PreviewRollback extends Error {
-  constructor(readonly result: CloseResult) {
-    super('preview rollback');
-  }
-}
-
 export async function closePeriod(ctx: ServiceContext, actor: Actor, id: string, preview: boolean): Promise<CloseResult> {
   requirePermission(actor, 'periods:close');
-  try {
-    return await ctx.store.write(async (tx) => {
-      const result = await closeWithin(ctx, tx, actor, id, preview);
-      if (preview) throw new PreviewRollback(result);
-      return result;
-    });
-  } catch (error) {
-    if (error instanceof PreviewRollback) return error.result;
-    throw error;
-  }
+  const work = (tx: LedgerTx) => closeWithin(ctx, tx, actor, id, preview);
+  return preview ? writeRolledBack(ctx.store, work) : ctx.store.write(work);
 }
 
 async function closeWithin(ctx: ServiceContext, tx: LedgerTx, actor: Actor, id: string, preview: boolean): Promise<CloseResult> {
@@ -65,6 +53,10 @@ async function closeWithin(ctx: ServiceContext, tx: LedgerTx, actor: Actor, id: 
     await tx.updatePeriod(period.id, {
       status: closed.status, closed_at: closed.closed_at, closed_by: closed.closed_by, closing_entry_id: closed.closing_entry_id,
     });
+    await recordAudit(ctx, tx, actor, {
+      action: 'period.close', target_type: 'period', target_id: period.id,
+      changes: fieldChanges(period, closed, ['status', 'closed_at', 'closed_by', 'closing_entry_id']),
+    }, { occurredAt: closed.closed_at! });
   }
   const view = entry === null ? null : entryView(entry, await ctx.scaleOf(entry.currency_id, tx));
   return { period: closed, closing_entry: view, preview };

@@ -11,8 +11,10 @@
  *
  * Users keep their password hashes and service accounts their API key hashes, and the settings
  * are copied with the secrets among them, so passwords, API keys, access tokens and list cursors
- * keep working on the target. Refresh tokens, idempotency keys and failed-login records are not
- * copied: they are short-lived, and users simply log in again.
+ * keep working on the target. The audit log is copied record for record: the books' history
+ * moves with them (the copy itself is not a change of the books and adds no record). Refresh
+ * tokens, idempotency keys and failed-login records are not copied: they are short-lived, and
+ * users simply log in again.
  */
 import { LedgerError, validationError } from '../domain/errors.js';
 import type { Account, JournalEntry, JournalEntryView, Totals } from '../domain/types.js';
@@ -27,6 +29,7 @@ export interface CopySummary {
   users: number;
   api_keys: number;
   settings: number;
+  audit_records: number;
 }
 
 /** Called after each page of entries written to the target, with the count so far and the whole. */
@@ -51,7 +54,8 @@ export async function copyLedger(source: LedgerStore, target: LedgerStore, onPro
     const users = await copyUsers(reads, tx);
     const apiKeys = await copyApiKeys(reads, tx);
     const settings = await copySettings(reads, tx);
-    return { currencies, accounts, periods: periods.count, entries, lines, users, api_keys: apiKeys, settings };
+    const auditRecords = await copyAuditLog(reads, tx);
+    return { currencies, accounts, periods: periods.count, entries, lines, users, api_keys: apiKeys, settings, audit_records: auditRecords };
   }));
 }
 
@@ -74,6 +78,7 @@ async function assertEmpty(tx: LedgerTx): Promise<void> {
   if ((await tx.countEntries()) > 0) found.push('journal entries');
   if ((await tx.countUsers()) > 0) found.push('users');
   if ((await tx.allSettings()).size > 0) found.push('settings');
+  if ((await tx.listAuditLog({}, { limit: 1 })).items.length > 0) found.push('audit records');
   if (found.length === 1 && found[0] === 'settings') {
     // The secrets that the first `ledger serve` (or any other command) on a database stores there.
     throw validationError('The target database is not empty: it holds settings, stored by a command or server that already ran on it. '
@@ -195,6 +200,16 @@ async function copyApiKeys(reads: LedgerReads, tx: LedgerTx): Promise<number> {
   const keys = await reads.allApiKeys();
   for (const key of keys) await tx.insertApiKey(key);
   return keys.length;
+}
+
+/** Oldest first, as the records were written. */
+async function copyAuditLog(reads: LedgerReads, tx: LedgerTx): Promise<number> {
+  let count = 0;
+  for await (const records of pages((page) => reads.listAuditLog({ order: 'asc' }, page))) {
+    for (const record of records) await tx.insertAuditRecord(record);
+    count += records.length;
+  }
+  return count;
 }
 
 async function copySettings(reads: LedgerReads, tx: LedgerTx): Promise<number> {

@@ -1,9 +1,14 @@
+import { fieldChanges, initialValues } from '../domain/audit.js';
 import { fiatCurrency } from '../domain/currencies/iso4217.js';
 import { LedgerError, notFound } from '../domain/errors.js';
 import type { Currency } from '../domain/types.js';
 import type { CreateCurrencyInput, CurrencyView, UpdateCurrencyInput } from '../schemas/currency.js';
 import { type Actor, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
+
+const CREATED_FIELDS = ['code', 'name', 'symbol', 'asset_scale', 'asset_type', 'caip19_id'] as const;
+const UPDATABLE_FIELDS = ['name', 'symbol'] as const;
 
 export async function createCurrency(ctx: ServiceContext, actor: Actor, input: CreateCurrencyInput): Promise<CurrencyView> {
   requirePermission(actor, 'currencies:write');
@@ -17,7 +22,12 @@ export async function createCurrency(ctx: ServiceContext, actor: Actor, input: C
     caip19_id: input.caip19_id,
     created_at: ctx.now(),
   };
-  await ctx.store.write((tx) => tx.insertCurrency(currency));
+  await ctx.store.write(async (tx) => {
+    await tx.insertCurrency(currency);
+    await recordAudit(ctx, tx, actor, {
+      action: 'currency.create', target_type: 'currency', target_id: currency.id, changes: initialValues(currency, CREATED_FIELDS),
+    }, { occurredAt: currency.created_at });
+  });
   return currency;
 }
 
@@ -36,9 +46,14 @@ export async function listCurrencies(ctx: ServiceContext, input: PageInput): Pro
 export async function updateCurrency(ctx: ServiceContext, actor: Actor, id: string, input: UpdateCurrencyInput): Promise<CurrencyView> {
   requirePermission(actor, 'currencies:write');
   return ctx.store.write(async (tx) => {
-    if (!(await tx.getCurrency(id))) throw notFound('Currency', id);
+    const before = await tx.getCurrency(id);
+    if (!before) throw notFound('Currency', id);
     await tx.updateCurrency(id, { name: input.name, symbol: input.symbol });
-    return (await tx.getCurrency(id))!;
+    const after = (await tx.getCurrency(id))!;
+    await recordAudit(ctx, tx, actor, {
+      action: 'currency.update', target_type: 'currency', target_id: id, changes: fieldChanges(before, after, UPDATABLE_FIELDS),
+    });
+    return after;
   });
 }
 

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AccountListFilter, CreateAccountInput, UpdateAccountInput } from '../schemas/account.js';
+import type { AuditLogInput } from '../schemas/audit.js';
 import type { CreateCurrencyInput, UpdateCurrencyInput } from '../schemas/currency.js';
 import type { CreateEntryInput, EntryListFilter, ReverseInput } from '../schemas/journal-entry.js';
 import type { CreatePeriodInput } from '../schemas/period.js';
@@ -14,11 +15,13 @@ import type {
 } from '../schemas/user.js';
 import * as accounts from './accounts.js';
 import type { Actor } from './actor.js';
+import * as auditLog from './audit-log.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { ServiceContext, type PageInput, type ServiceOptions } from './context.js';
 import { CursorCodec } from './cursor.js';
 import * as currencies from './currencies.js';
+import * as dryRun from './dry-run.js';
 import * as journal from './journal-entries.js';
 import * as periods from './periods.js';
 import type { LedgerStore } from './ports/ledger-store.js';
@@ -73,6 +76,9 @@ export class LedgerService {
     return postJournalEntries(this.ctx, actor, inputs, onProgress);
   }
   reverseJournalEntry(actor: Actor, id: string, input: ReverseInput) { return reverseJournalEntry(this.ctx, actor, id, input); }
+  dryRunJournalEntry(actor: Actor, input: CreateEntryInput) { return dryRun.dryRunJournalEntry(this.ctx, actor, input); }
+  dryRunJournalEntries(actor: Actor, inputs: readonly CreateEntryInput[]) { return dryRun.dryRunJournalEntries(this.ctx, actor, inputs); }
+  dryRunReversal(actor: Actor, id: string, input: ReverseInput) { return dryRun.dryRunReversal(this.ctx, actor, id, input); }
   getJournalEntry(id: string) { return journal.getJournalEntry(this.ctx, id); }
   listJournalEntries(filter: EntryListFilter) { return journal.listJournalEntries(this.ctx, filter); }
 
@@ -86,12 +92,15 @@ export class LedgerService {
   listUsers(input: PageInput) { return users.listUsers(this.ctx, input); }
   authenticate(token: string) { return users.authenticateBearer(this.ctx, token); }
 
-  login(input: LoginInput, clientKey: string) { return sessions.login(this.ctx, input, clientKey); }
-  refresh(input: RefreshInput) { return sessions.refresh(this.ctx, input); }
-  logout(input: RefreshInput) { return sessions.logout(this.ctx, input); }
+  // requestId: the HTTP request's id, for the audit log (these run before anyone is authenticated).
+  login(input: LoginInput, clientKey: string, requestId?: string) { return sessions.login(this.ctx, input, clientKey, requestId); }
+  refresh(input: RefreshInput, requestId?: string) { return sessions.refresh(this.ctx, input, requestId); }
+  logout(input: RefreshInput, requestId?: string) { return sessions.logout(this.ctx, input, requestId); }
   me(actor: Actor) { return sessions.me(this.ctx, actor); }
   needsSetup() { return sessions.needsSetup(this.ctx); }
-  setup(input: SetupInput) { return sessions.setup(this.ctx, input); }
+  setup(input: SetupInput, requestId?: string) { return sessions.setup(this.ctx, input, requestId); }
+
+  listAuditLog(actor: Actor, input: AuditLogInput) { return auditLog.listAuditLog(this.ctx, actor, input); }
 
   verifyLedger(actor: Actor, onProgress?: VerifyProgress) { return verifyLedger(this.ctx, actor, onProgress); }
 

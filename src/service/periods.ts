@@ -1,9 +1,11 @@
+import { initialValues } from '../domain/audit.js';
 import { notFound } from '../domain/errors.js';
 import { parseDate } from '../domain/dates.js';
 import { assertNoOverlap, assertPeriodBounds } from '../domain/periods/period-rules.js';
 import type { Period } from '../domain/types.js';
 import type { CreatePeriodInput, PeriodView } from '../schemas/period.js';
 import { type Actor, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 
 export async function createPeriod(ctx: ServiceContext, actor: Actor, input: CreatePeriodInput): Promise<PeriodView> {
@@ -18,6 +20,10 @@ export async function createPeriod(ctx: ServiceContext, actor: Actor, input: Cre
       closed_at: null, closed_by: null, closing_entry_id: null, created_at: ctx.now(),
     };
     await tx.insertPeriod(period);
+    await recordAudit(ctx, tx, actor, {
+      action: 'period.create', target_type: 'period', target_id: period.id,
+      changes: initialValues(period, ['name', 'start_date', 'end_date', 'status']),
+    }, { occurredAt: period.created_at });
     return period;
   });
 }

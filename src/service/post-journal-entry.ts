@@ -10,8 +10,9 @@ import type { EntryType, JournalEntry, JournalEntryView } from '../domain/types.
 import { notFound } from '../domain/errors.js';
 import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journal-entry.js';
 import { type Actor, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
-import type { LedgerTx } from './ports/ledger-store.js';
+import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
 import { entryView } from './views.js';
 
 export interface PostingMeta {
@@ -43,9 +44,10 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
     lines: valid.lines.map((line) => ({ id: ctx.runtime.newId(), ...line })),
   };
   // The store refuses an entry that would take its currency's debit total past the 128-bit bound.
-  await tx.insertEntry(entry);
+  const link = await tx.insertEntry(entry);
   return {
     ...entry,
+    ...link,
     lines: entry.lines.map((line) => {
       const account = accounts.get(line.account_id)!;
       return { ...line, account_number: account.account_number, account_name: account.name };
@@ -53,46 +55,92 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
   };
 }
 
-export async function postJournalEntry(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): Promise<EntryView> {
+/** A posting use case's work inside a write transaction; it answers the entries it posted, in order. */
+export type PostingWork = (tx: LedgerTx) => Promise<JournalEntryView[]>;
+
+/*
+ * Each posting use case as work for a write transaction, with its permission checked first. A real
+ * post commits the work; a dry run (dry-run.ts) runs the very same work and rolls it back, so both
+ * apply the same rules in the same order.
+ */
+
+const standardBy = (actor: Actor): PostingMeta => ({ entry_type: 'standard', reverses_id: null, created_by: actor.user_id });
+
+export function createEntryWork(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): PostingWork {
   requirePermission(actor, 'journals:create');
-  const entry = await ctx.store.write((tx) =>
-    postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id }));
-  return entryView(entry, await ctx.scaleOf(entry.currency_id));
+  return async (tx) => {
+    const posted = await postWithin(ctx, tx, input, standardBy(actor));
+    await recordEntryCreated(ctx, tx, actor, posted);
+    return [posted];
+  };
 }
 
-export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): Promise<EntryView> {
+/** The audit record of a posted entry: the entry itself is immutable and holds the rest. */
+export async function recordEntryCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor, entry: JournalEntryView): Promise<void> {
+  await recordAudit(ctx, tx, actor, { action: 'journal_entry.create', target_type: 'journal_entry', target_id: entry.id },
+    { occurredAt: entry.posted_at });
+}
+
+export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): PostingWork {
   requirePermission(actor, 'journals:reverse');
-  const entry = await ctx.store.write(async (tx) => {
+  return async (tx) => {
     const original = await tx.getEntry(id);
     if (!original) throw notFound('Journal entry', id);
     const draft = buildReversal(original, input.entry_date);
-    return postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id });
-  });
-  return entryView(entry, await ctx.scaleOf(entry.currency_id));
+    const reversal = await postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id });
+    // Recorded on the entry reversed: its reversed_by_id goes from null to the new entry.
+    await recordAudit(ctx, tx, actor, {
+      action: 'journal_entry.reverse', target_type: 'journal_entry', target_id: original.id,
+      changes: { reversed_by_id: { old: null, new: reversal.id } },
+    }, { occurredAt: reversal.posted_at });
+    return [reversal];
+  };
 }
 
 /**
- * Posts many entries in one transaction: all of them or none. The first rejected entry aborts the
- * whole batch; its error names the entry by index (`entries[3].lines[1].credit_amount`).
+ * Many entries in one transaction: all of them or none. The first rejected entry aborts the whole
+ * batch; its error names the entry by index (`entries[3].lines[1].credit_amount`).
  */
-export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
-  onProgress?: (posted: number) => void): Promise<EntryView[]> {
+export function createEntriesWork(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
+  onProgress?: (posted: number) => void): PostingWork {
   requirePermission(actor, 'journals:create');
-  const entries = await ctx.store.write(async (tx) => {
+  return async (tx) => {
     const posted: JournalEntryView[] = [];
     for (const [index, input] of inputs.entries()) {
       try {
-        posted.push(await postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id }));
+        const entry = await postWithin(ctx, tx, input, standardBy(actor));
+        await recordEntryCreated(ctx, tx, actor, entry);
+        posted.push(entry);
       } catch (error) {
         throw atEntry(error, index);
       }
       onProgress?.(index + 1);
     }
     return posted;
-  });
+  };
+}
+
+/** The entries as the API shows them. */
+export async function entryViews(ctx: ServiceContext, entries: readonly JournalEntryView[], reads?: LedgerReads): Promise<EntryView[]> {
   const views: EntryView[] = [];
-  for (const entry of entries) views.push(entryView(entry, await ctx.scaleOf(entry.currency_id)));
+  for (const entry of entries) views.push(entryView(entry, await ctx.scaleOf(entry.currency_id, reads)));
   return views;
+}
+
+export async function postJournalEntry(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): Promise<EntryView> {
+  const [entry] = await entryViews(ctx, await ctx.store.write(createEntryWork(ctx, actor, input)));
+  return entry!;
+}
+
+export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): Promise<EntryView> {
+  const [entry] = await entryViews(ctx, await ctx.store.write(reverseEntryWork(ctx, actor, id, input)));
+  return entry!;
+}
+
+/** Posts many entries in one transaction (the batch route and `ledger journal-entries import`). */
+export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
+  onProgress?: (posted: number) => void): Promise<EntryView[]> {
+  return entryViews(ctx, await ctx.store.write(createEntriesWork(ctx, actor, inputs, onProgress)));
 }
 
 /** Re-labels an entry's error with the entry's position in a batch. */

@@ -1,12 +1,14 @@
 /** Logging in and out: token pairs, refresh-token rotation with reuse detection, first-user setup. */
 import { LedgerError } from '../domain/errors.js';
+import type { User } from '../domain/types.js';
 import type { LoginInput, RefreshInput, SetupInput, TokenPairView, UserView } from '../schemas/user.js';
 import type { Actor } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, hashToken, newRefreshToken } from './auth/access-tokens.js';
 import { hashPassword, verifyPassword } from './auth/passwords.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerTx } from './ports/ledger-store.js';
-import { ADMIN_PERMISSIONS, getUser, newHumanUser, unauthorized } from './users.js';
+import { ADMIN_PERMISSIONS, actorOfUser, getUser, newHumanUser, recordUserCreated, unauthorized } from './users.js';
 
 /** Compared against when the e-mail is unknown, so that case costs the same as a wrong password. */
 let decoyHash: Promise<string> | undefined;
@@ -25,18 +27,33 @@ async function storeRefreshToken(ctx: ServiceContext, tx: LedgerTx, userId: stri
 }
 
 /** Signing is asynchronous (WebCrypto), so it happens after the write transaction, not inside it. */
-async function tokenPair(ctx: ServiceContext, userId: string, refreshToken: string): Promise<TokenPairView> {
+async function tokenPair(ctx: ServiceContext, userId: string, sessionId: string, refreshToken: string): Promise<TokenPairView> {
   return {
-    access_token: await ctx.accessTokens.issue(userId), refresh_token: refreshToken, token_type: 'bearer',
+    access_token: await ctx.accessTokens.issue(userId, sessionId), refresh_token: refreshToken, token_type: 'bearer',
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
   };
+}
+
+/**
+ * The user acting through a login session: the session is the refresh-token family, one per
+ * login, which every refresh continues and every access token names (`sid`).
+ */
+function sessionActor(user: User, sessionId: string, requestId: string | undefined): Actor {
+  return { ...actorOfUser(user, { type: 'session', id: sessionId }), request_id: requestId };
 }
 
 function invalidLogin(): LedgerError {
   return new LedgerError('UNAUTHORIZED', 'Invalid e-mail or password', { suggestion: 'Check the e-mail and password' });
 }
 
-export async function login(ctx: ServiceContext, input: LoginInput, clientKey: string): Promise<TokenPairView> {
+/**
+ * `requestId` is the HTTP request's, for the audit log. A failed login is recorded (and counted by
+ * the throttle) in a transaction that commits before the refusal is raised; the record names the
+ * user whose e-mail was tried, never the text typed (which may be a mistyped password), and
+ * nothing when no user has that e-mail. Logins refused by the throttle check no password and
+ * are not recorded.
+ */
+export async function login(ctx: ServiceContext, input: LoginInput, clientKey: string, requestId?: string): Promise<TokenPairView> {
   const emailKey = `email:${input.email.trim().toLowerCase()}`;
   const keys = [emailKey, `client:${clientKey}`];
   const waitSeconds = await ctx.loginThrottle.retryAfterSeconds(keys);
@@ -49,26 +66,42 @@ export async function login(ctx: ServiceContext, input: LoginInput, clientKey: s
   decoyHash ??= hashPassword('decoy password for unknown e-mails', ctx.options.scryptCost);
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash));
   if (!user || !passwordOk || !user.is_active || user.user_type !== 'human') {
-    await ctx.loginThrottle.recordFailure(keys);
+    await ctx.store.write(async (tx) => {
+      await ctx.loginThrottle.recordFailure(tx, keys);
+      await recordAudit(ctx, tx, null, {
+        action: 'auth.login_failed', target_type: user ? 'user' : null, target_id: user?.id ?? null,
+      }, { requestId });
+    });
     throw invalidLogin();
   }
-  await ctx.loginThrottle.clear(emailKey);
-  const { refreshToken } = await ctx.store.write((tx) => storeRefreshToken(ctx, tx, user.id, ctx.runtime.newId()));
-  return tokenPair(ctx, user.id, refreshToken);
+  const sessionId = ctx.runtime.newId();
+  const { refreshToken } = await ctx.store.write(async (tx) => {
+    await ctx.loginThrottle.clear(tx, emailKey);
+    const stored = await storeRefreshToken(ctx, tx, user.id, sessionId);
+    await recordAudit(ctx, tx, sessionActor(user, sessionId, requestId), { action: 'auth.login', target_type: 'user', target_id: user.id });
+    return stored;
+  });
+  return tokenPair(ctx, user.id, sessionId, refreshToken);
 }
 
 /**
  * Exchanges a refresh token for a new pair and revokes it. Presenting a token that was already
  * used revokes its whole family: whoever holds a copy is cut off.
  */
-export async function refresh(ctx: ServiceContext, input: RefreshInput): Promise<TokenPairView> {
+export async function refresh(ctx: ServiceContext, input: RefreshInput, requestId?: string): Promise<TokenPairView> {
   const invalid = () => unauthorized('Invalid, expired or already used refresh token', 'Log in again with POST /auth/login');
   const outcome = await ctx.store.write(async (tx) => {
     const record = await tx.findRefreshToken(hashToken(input.refresh_token));
     if (!record) return { error: invalid() };
     const now = ctx.now();
+    const session = { type: 'session', id: record.family_id } as const;
     if (record.revoked_at !== null) {
+      // A used token presented again: whoever holds a copy is cut off, and that is recorded.
       await tx.revokeRefreshFamily(record.family_id, now);
+      const owner = await tx.getUser(record.user_id);
+      await recordAudit(ctx, tx, owner ? actorOfUser(owner, session) : null, {
+        action: 'auth.refresh_reused', target_type: 'user', target_id: record.user_id,
+      }, { occurredAt: now, requestId });
       return { error: invalid() };
     }
     if (record.expires_at <= now) return { error: invalid() };
@@ -76,18 +109,26 @@ export async function refresh(ctx: ServiceContext, input: RefreshInput): Promise
     if (!user || !user.is_active) return { error: unauthorized('The user is inactive') };
     const { refreshToken, tokenId } = await storeRefreshToken(ctx, tx, user.id, record.family_id);
     await tx.revokeRefreshToken(record.id, now, tokenId);
-    return { userId: user.id, refreshToken };
+    await recordAudit(ctx, tx, sessionActor(user, record.family_id, requestId), {
+      action: 'auth.refresh', target_type: 'user', target_id: user.id,
+    }, { occurredAt: now });
+    return { userId: user.id, sessionId: record.family_id, refreshToken };
   });
   // The family revocation must commit, so the rejection is raised outside the transaction.
   if ('error' in outcome) throw outcome.error;
-  return tokenPair(ctx, outcome.userId, outcome.refreshToken);
+  return tokenPair(ctx, outcome.userId, outcome.sessionId, outcome.refreshToken);
 }
 
-export async function logout(ctx: ServiceContext, input: RefreshInput): Promise<{ revoked: boolean }> {
+export async function logout(ctx: ServiceContext, input: RefreshInput, requestId?: string): Promise<{ revoked: boolean }> {
   return ctx.store.write(async (tx) => {
     const record = await tx.findRefreshToken(hashToken(input.refresh_token));
     if (!record) throw unauthorized('Unknown refresh token', 'Send the refresh_token from the login or refresh response');
-    await tx.revokeRefreshFamily(record.family_id, ctx.now());
+    const now = ctx.now();
+    await tx.revokeRefreshFamily(record.family_id, now);
+    const owner = await tx.getUser(record.user_id);
+    await recordAudit(ctx, tx, owner ? sessionActor(owner, record.family_id, requestId) : null, {
+      action: 'auth.logout', target_type: 'user', target_id: record.user_id,
+    }, { occurredAt: now, requestId });
     return { revoked: true };
   });
 }
@@ -101,16 +142,25 @@ export async function needsSetup(ctx: ServiceContext): Promise<{ needs_setup: bo
 }
 
 /** Creates the first user, an admin, while the database has no users at all. */
-export async function setup(ctx: ServiceContext, input: SetupInput): Promise<TokenPairView> {
+/**
+ * Recorded as the user's creation by nobody (no one is authenticated yet) and the new admin's
+ * first login.
+ */
+export async function setup(ctx: ServiceContext, input: SetupInput, requestId?: string): Promise<TokenPairView> {
   const alreadySetUp = () => new LedgerError('ALREADY_SET_UP', 'The ledger already has users', {
     suggestion: 'Log in, or ask an admin to create your user',
   });
   if ((await ctx.store.countUsers()) > 0) throw alreadySetUp();
   const user = await newHumanUser(ctx, input, ADMIN_PERMISSIONS);
+  const sessionId = ctx.runtime.newId();
   const { refreshToken } = await ctx.store.write(async (tx) => {
     if ((await tx.countUsers()) > 0) throw alreadySetUp();
     await tx.insertUser(user);
-    return storeRefreshToken(ctx, tx, user.id, ctx.runtime.newId());
+    await recordUserCreated(ctx, tx, null, user, requestId);
+    const stored = await storeRefreshToken(ctx, tx, user.id, sessionId);
+    await recordAudit(ctx, tx, sessionActor(user, sessionId, requestId), { action: 'auth.login', target_type: 'user', target_id: user.id },
+      { occurredAt: user.created_at });
+    return stored;
   });
-  return tokenPair(ctx, user.id, refreshToken);
+  return tokenPair(ctx, user.id, sessionId, refreshToken);
 }

@@ -1,6 +1,8 @@
+import { fieldChanges } from '../domain/audit.js';
 import { validationError } from '../domain/errors.js';
 import type { SettingsView, UpdateSettingsInput } from '../schemas/settings.js';
 import { type Actor, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerReads } from './ports/ledger-store.js';
 
@@ -29,7 +31,12 @@ export async function updateSettings(ctx: ServiceContext, actor: Actor, input: U
       throw validationError(`Account ${account.account_number} is a control account`, field,
         'Choose an equity account without sub-accounts');
     }
+    const before = await readSettings(tx);
     await tx.setSetting(RETAINED_EARNINGS_KEY, account.id);
-    return readSettings(tx);
+    const after = await readSettings(tx);
+    await recordAudit(ctx, tx, actor, {
+      action: 'settings.update', target_type: 'settings', target_id: null, changes: fieldChanges(before, after, [field]),
+    });
+    return after;
   });
 }

@@ -1,11 +1,13 @@
 /** Users: human users who log in, service accounts with API keys, and who may manage whom. */
 import { createHash, randomBytes } from 'node:crypto';
+import { fieldChanges, initialValues } from '../domain/audit.js';
 import { LedgerError, notFound, validationError } from '../domain/errors.js';
 import type { Permissions, User } from '../domain/types.js';
 import type {
   CreateServiceAccountInput, CreateUserInput, ServiceAccountCreatedView, UpdateUserInput, UserView,
 } from '../schemas/user.js';
-import { type Actor, PERMISSION_KEYS, hasPermission, requirePermission } from './actor.js';
+import { type Actor, type Credential, PERMISSION_KEYS, hasPermission, requirePermission } from './actor.js';
+import { recordAudit } from './audit-log.js';
 import { assertPasswordAcceptable, hashPassword } from './auth/passwords.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 import type { LedgerTx, StoredUser } from './ports/ledger-store.js';
@@ -15,6 +17,10 @@ import { userView } from './views.js';
 export const ADMIN_PERMISSIONS: Permissions = { admin: true };
 
 export const API_KEY_PREFIX = 'tsk_';
+
+/** The fields the audit log records of a created user: never the password or its hash. */
+const CREATED_FIELDS = ['name', 'email', 'user_type', 'permissions', 'is_active'] as const;
+const UPDATABLE_FIELDS = ['name', 'permissions', 'is_active'] as const;
 
 export function hashApiKey(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex');
@@ -61,6 +67,9 @@ export async function createServiceAccount(ctx: ServiceContext, actor: Actor | n
   await ctx.store.write(async (tx) => {
     await tx.insertUser({ ...user, password_hash: null });
     await tx.insertApiKey({ id: ctx.runtime.newId(), user_id: user.id, key_hash: hashApiKey(apiKey), created_at: user.created_at });
+    await recordAudit(ctx, tx, actor, {
+      action: 'service_account.create', target_type: 'user', target_id: user.id, changes: initialValues(user, CREATED_FIELDS),
+    }, { occurredAt: user.created_at });
   });
   return { ...userView(user), api_key: apiKey };
 }
@@ -80,8 +89,18 @@ export async function createUser(ctx: ServiceContext, actor: Actor | null, input
   assertPermissionKeys(permissions);
   authorizeGrant(actor, permissions);
   const user = await newHumanUser(ctx, input, permissions);
-  await ctx.store.write((tx) => tx.insertUser(user));
+  await ctx.store.write(async (tx) => {
+    await tx.insertUser(user);
+    await recordUserCreated(ctx, tx, actor, user);
+  });
   return userView(user);
+}
+
+export async function recordUserCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor | null, user: User,
+  requestId?: string): Promise<void> {
+  await recordAudit(ctx, tx, actor, {
+    action: 'user.create', target_type: 'user', target_id: user.id, changes: initialValues(userView(user), CREATED_FIELDS),
+  }, { occurredAt: user.created_at, requestId });
 }
 
 export async function updateUser(ctx: ServiceContext, actor: Actor | null, id: string, input: UpdateUserInput): Promise<UserView> {
@@ -101,7 +120,11 @@ export async function updateUser(ctx: ServiceContext, actor: Actor | null, id: s
     }
     await assertAdminRemains(tx, target, input);
     await tx.updateUser(id, { name: input.name, permissions: input.permissions, is_active: input.is_active });
-    return userView((await tx.getUser(id))!);
+    const after = userView((await tx.getUser(id))!);
+    await recordAudit(ctx, tx, actor, {
+      action: 'user.update', target_type: 'user', target_id: id, changes: fieldChanges(userView(target), after, UPDATABLE_FIELDS),
+    });
+    return after;
   });
 }
 
@@ -132,8 +155,8 @@ export function unauthorized(message: string,
   return new LedgerError('UNAUTHORIZED', message, { suggestion });
 }
 
-export function actorOfUser(user: User): Actor {
-  return { user_id: user.id, user_type: user.user_type, permissions: user.permissions };
+export function actorOfUser(user: User, credential: Credential | null): Actor {
+  return { user_id: user.id, user_type: user.user_type, permissions: user.permissions, credential };
 }
 
 /**
@@ -143,17 +166,21 @@ export function actorOfUser(user: User): Actor {
  */
 export async function authenticateBearer(ctx: ServiceContext, token: string): Promise<Actor> {
   let user: StoredUser | undefined;
+  let credential: Credential;
   if (token.startsWith(API_KEY_PREFIX)) {
-    user = await ctx.store.findUserByApiKeyHash(hashApiKey(token));
-    if (!user) throw unauthorized('Unknown API key');
+    const found = await ctx.store.findUserByApiKeyHash(hashApiKey(token));
+    if (!found) throw unauthorized('Unknown API key');
+    user = found;
+    credential = { type: 'api_key', id: found.api_key_id };
   } else if (token.startsWith('eyJ')) {
-    const userId = await ctx.accessTokens.verify(token);
-    if (userId === undefined) throw unauthorized('Invalid or expired access token');
-    user = await ctx.store.getUser(userId);
+    const verified = await ctx.accessTokens.verify(token);
+    if (verified === undefined) throw unauthorized('Invalid or expired access token');
+    user = await ctx.store.getUser(verified.userId);
     if (!user) throw unauthorized('Unknown user');
+    credential = { type: 'session', id: verified.sessionId };
   } else {
     throw unauthorized('Unknown credential type; expected an API key (tsk_...) or an access token');
   }
   if (!user.is_active) throw unauthorized('The user is inactive');
-  return actorOfUser(user);
+  return actorOfUser(user, credential);
 }

@@ -279,7 +279,8 @@ describe(`${SERVERS} ledger serve processes on one database`, () => {
     // address are throttled by the test above).
     const operator = await openLedger(place.location, undefined, { scryptCost: 2 ** 10 });
     try {
-      const [firstToken, secondToken] = [await operator.ctx.accessTokens.issue(books.first.id), await operator.ctx.accessTokens.issue(books.second.id)];
+      const [firstToken, secondToken] = [await operator.ctx.accessTokens.issue(books.first.id, 'session-first'),
+        await operator.ctx.accessTokens.issue(books.second.id, 'session-second')];
       // The race is short, so it is run many times; after each round the loser is reactivated.
       for (let round = 0; round < 25; round += 1) {
         const answers = await Promise.all([

@@ -106,10 +106,41 @@ const WRITE_ROUTES: WriteRoute[] = [
     }),
   },
   {
+    // A dry run commits nothing, but it runs the post and needs the same key.
+    route: 'POST /api/v1/journal-entries?dry_run=true', permission: 'journals:create', status: 200,
+    prepare: async (world) => ({
+      method: 'POST', path: `${API}/journal-entries?dry_run=true`, body: entryBody(world.books.cash.id, world.books.sales.id, String(100 + next())),
+    }),
+  },
+  {
+    route: 'POST /api/v1/journal-entries/batch', permission: 'journals:create', status: 201,
+    prepare: async (world) => ({
+      method: 'POST', path: `${API}/journal-entries/batch`, body: { entries: [
+        entryBody(world.books.cash.id, world.books.sales.id, String(100 + next())),
+        entryBody(world.books.rent.id, world.books.cash.id, String(100 + next())),
+      ] },
+    }),
+  },
+  {
+    route: 'POST /api/v1/journal-entries/batch?dry_run=true', permission: 'journals:create', status: 200,
+    prepare: async (world) => ({
+      method: 'POST', path: `${API}/journal-entries/batch?dry_run=true`, body: { entries: [
+        entryBody(world.books.cash.id, world.books.sales.id, String(100 + next())),
+      ] },
+    }),
+  },
+  {
     route: 'POST /api/v1/journal-entries/{id}/reverse', permission: 'journals:reverse', status: 201,
     prepare: async (world) => {
       const entry = await postEntry(world.api, world.books.rent.id, world.books.cash.id, String(100 + next()));
       return { method: 'POST', path: `${API}/journal-entries/${entry.id}/reverse`, body: {} };
+    },
+  },
+  {
+    route: 'POST /api/v1/journal-entries/{id}/reverse?dry_run=true', permission: 'journals:reverse', status: 200,
+    prepare: async (world) => {
+      const entry = await postEntry(world.api, world.books.rent.id, world.books.cash.id, String(100 + next()));
+      return { method: 'POST', path: `${API}/journal-entries/${entry.id}/reverse?dry_run=true`, body: {} };
     },
   },
   {
@@ -173,8 +204,12 @@ const READ_ROUTES: ReadRoute[] = [
   { route: 'GET /api/v1/users/{id}', path: (_w, ids) => `${API}/users/${ids.userId}` },
 ];
 
-/** Reads only an admin may make: they read everything at once (`verify` checks the whole ledger). */
+/**
+ * Reads only an admin may make: 403 FORBIDDEN for everyone else, whatever other keys they hold
+ * (users:manage included).
+ */
 const ADMIN_READ_ROUTES: ReadRoute[] = [
+  { route: 'GET /api/v1/audit-log', path: (w) => `${API}/audit-log?target_id=${w.books.cash.id}&limit=5` },
   { route: 'GET /api/v1/verify', path: () => `${API}/verify` },
 ];
 
@@ -265,14 +300,18 @@ describe('permission matrix', () => {
       expect(response.body).toHaveProperty('data');
     });
 
-    it.each(ADMIN_READ_ROUTES)('$route: 403 FORBIDDEN without admin (even with every other key), 200 for an admin', async (row) => {
-      for (const permissions of [{}, everyKeyBut('admin')]) {
-        const caller = await principal(world.api, kind, permissions);
-        expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: caller.token }), 403, 'FORBIDDEN');
+    it.each(ADMIN_READ_ROUTES)('$route: 403 FORBIDDEN for every permission but admin, users:manage included', async (row) => {
+      for (const permissions of [{}, everyKeyBut('admin'), { 'users:manage': true }]) {
+        const reader = await principal(world.api, kind, permissions);
+        expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: reader.token }), 403, 'FORBIDDEN');
       }
+    });
+
+    it.each(ADMIN_READ_ROUTES)('$route: 200 for an admin', async (row) => {
       const admin = await principal(world.api, kind, { admin: true });
       const response = await world.api.request('GET', row.path(world, readIds), undefined, { token: admin.token });
       expect({ status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ status: 200, body: 'ok' });
+      expect(response.body).toHaveProperty('data');
     });
 
     it('refuses every route to the same user once deactivated (401)', async () => {

@@ -103,7 +103,7 @@ async function everyView(db: string, books: Books): Promise<Record<string, unkno
     books.capitalEur, books.salesEur, books.wallet, books.capitalEth, books.payables, books.supplier, books.unused];
   const commands: string[][] = [
     ['currencies', 'list'], ['accounts', 'list'], ['periods', 'list'], ['journal-entries', 'list'],
-    ['users', 'list'], ['settings', 'get'],
+    ['users', 'list'], ['settings', 'get'], ['audit-log'],
     ...accounts.map((account) => ['accounts', 'get', account.id]),
     ...periods.map((period) => ['periods', 'get', period]),
     ...periods.map((period) => ['journal-entries', 'list', '--period', period]),
@@ -138,6 +138,11 @@ function expectSameViews(actual: Record<string, unknown>, expected: Record<strin
   }
 }
 
+/** How many records the ledger's audit log holds (every change of seeding it, and any login since). */
+function auditRecordCount(db: string): number {
+  return (ledgerJson(['audit-log'], { db }).data as unknown[]).length;
+}
+
 function copy(from: string, to: string, options: CliOptions = {}) {
   return ledger(['copy', '--from', from, '--to', to], options);
 }
@@ -155,6 +160,7 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
   }, 120_000);
 
   it('copies the whole ledger into a new file and prints what it copied', () => {
+    const auditRecords = auditRecordCount(source);
     const run = copy(source, target);
     expect(run).toEqual({
       status: 0, stderr: '',
@@ -168,6 +174,7 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
         'Users:           4',
         'API keys:        2',
         'Settings:        3',
+        `Audit records:   ${auditRecords}`,
         'Refresh tokens are not copied: users of the web UI log in again.',
         '',
       ].join('\n'),
@@ -219,10 +226,11 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
 
   it('prints counts and both locations under --json', () => {
     const to = newDbPath();
+    const auditRecords = auditRecordCount(source);
     expect(ledgerJson(['copy', '--from', source, '--to', to])).toEqual({
       data: {
         from: source, to,
-        currencies: 3, accounts: 14, periods: 3, entries: 15, lines: 31, users: 4, api_keys: 2, settings: 3,
+        currencies: 3, accounts: 14, periods: 3, entries: 15, lines: 31, users: 4, api_keys: 2, settings: 3, audit_records: auditRecords,
       },
     });
   });
@@ -318,6 +326,7 @@ describe.runIf(testBackend() === 'postgres')('ledger copy from SQLite to Postgre
       data: {
         from: source, to: shownUrl,
         currencies: 3, accounts: 14, periods: 3, entries: 15, lines: 31, users: 4, api_keys: 2, settings: 3,
+        audit_records: auditRecordCount(source),
       },
     });
   });

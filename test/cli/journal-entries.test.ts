@@ -41,6 +41,7 @@ describe('ledger journal-entries create', () => {
       'Posted:',
       '2026-03-01  Invoice 1001  [INV-1001]',
       `  id ${id}  standard`,
+      `  hash ${ledgerJson(['journal-entries', 'get', id!], { db }).data.hash}`,
       'ACCOUNT   NAME       DEBIT  CREDIT  MEMO',
       '1200-001  Acme Ltd  250.00',
       '4000      Sales             250.00  March sale',
@@ -160,6 +161,7 @@ describe('ledger journal-entries list, get and reverse', () => {
       'Posted reversal:',
       '2026-03-31  Reversal of: February rent',
       `  id ${ids.rentReversal}  reversal  (reverses ${ids.rent})`,
+      `  hash ${ledgerJson(['journal-entries', 'get', ids.rentReversal], { db }).data.hash}`,
       'ACCOUNT  NAME   DEBIT  CREDIT  MEMO',
       '6000     Rent          800.00',
       '1000     Cash  800.00',
@@ -182,6 +184,7 @@ describe('ledger journal-entries list, get and reverse', () => {
       stdout: [
         '2026-02-10  Invoice 7  [INV-7]',
         `  id ${ids.sale}  standard  (reversed by ${ids.saleReversal})`,
+        `  hash ${ledgerJson(['journal-entries', 'get', ids.sale!], { db }).data.hash}`,
         'ACCOUNT   NAME        DEBIT   CREDIT  MEMO',
         '1200-001  Acme Ltd  1200.00',
         '4000      Sales              1200.00',

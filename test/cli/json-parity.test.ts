@@ -228,14 +228,14 @@ describe('--json of writes equals what the HTTP API then shows', () => {
     expect(reversal).toEqual(await api.get(`/journal-entries/${reversal.data.id}`));
   });
 
-  it('periods close --preview, apart from the new ids and times of the previewed entry', async () => {
+  it('periods close --preview, apart from the new ids, times and hash of the previewed entry', async () => {
     // The same caller on both faces, so that created_by agrees.
     const printed = ledgerJson(['periods', 'close', q3, '--preview'], { db, apiKey: api.apiKey });
     const answered = await api.request('POST', `/periods/${q3}/close?preview=true`);
     expect(answered.status).toBe(200);
     const fresh = (body: any) => ({
       ...body.data,
-      closing_entry: { ...body.data.closing_entry, id: 'new', posted_at: 'now', lines: body.data.closing_entry.lines.map((line: any) => ({ ...line, id: 'new' })) },
+      closing_entry: { ...body.data.closing_entry, id: 'new', posted_at: 'now', hash: 'new', lines: body.data.closing_entry.lines.map((line: any) => ({ ...line, id: 'new' })) },
     });
     expect(fresh(printed)).toEqual(fresh(answered.body));
     expect(printed.data.closing_entry.lines).toHaveLength(2);

@@ -21,9 +21,10 @@ beforeAll(async () => {
 });
 
 /** The closing entry of Q1 as the CLI prints it (after its first line). */
-const closingEntryTable = (id: string) => [
+const closingEntryTable = (id: string, hash: string) => [
   '2026-03-31  Closing entry for Q1 2026',
   `  id ${id}  closing`,
+  `  hash ${hash}`,
   'ACCOUNT  NAME                 DEBIT  CREDIT  MEMO',
   '4000     Sales              1000.00          Close to retained earnings',
   '6000     Rent                        400.00  Close to retained earnings',
@@ -72,9 +73,11 @@ describe('ledger periods', () => {
     const run = ledger(['periods', 'close', q1, '--preview'], { db, apiKey: books.adminKey });
     expect(run.status).toBe(0);
     const previewId = /\n {2}id (\S+) {2}closing\n/.exec(run.stdout)?.[1] ?? '';
+    // A preview's entry is never stored; its hash is what the close would give it at that moment.
+    const previewHash = /\n {2}hash ([0-9a-f]{64})\n/.exec(run.stdout)?.[1] ?? 'no hash printed';
     expect(run).toEqual({
       status: 0, stderr: '',
-      stdout: ['Preview of closing Q1 2026 (nothing was changed):', ...closingEntryTable(previewId), ''].join('\n'),
+      stdout: ['Preview of closing Q1 2026 (nothing was changed):', ...closingEntryTable(previewId, previewHash), ''].join('\n'),
     });
     expect(ledgerJson(['periods', 'get', q1], { db }).data).toMatchObject({ status: 'open', closed_by: null, closing_entry_id: null });
     expect(ledgerJson(['journal-entries', 'list'], { db }).data).toHaveLength(4);
@@ -84,7 +87,8 @@ describe('ledger periods', () => {
     const run = ledger(['periods', 'close', q1], { db, apiKey: books.adminKey });
     expect(run.status).toBe(0);
     closingId = /\n {2}id (\S+) {2}closing\n/.exec(run.stdout)?.[1] ?? '';
-    expect(run).toEqual({ status: 0, stderr: '', stdout: ['Closed Q1 2026.', ...closingEntryTable(closingId), ''].join('\n') });
+    const closingHash = ledgerJson(['journal-entries', 'get', closingId], { db }).data.hash;
+    expect(run).toEqual({ status: 0, stderr: '', stdout: ['Closed Q1 2026.', ...closingEntryTable(closingId, closingHash), ''].join('\n') });
     const period = ledgerJson(['periods', 'get', q1], { db }).data;
     expect(period).toMatchObject({ status: 'closed', closed_by: books.adminId, closing_entry_id: closingId });
     expect(ledger(['periods', 'get', q1], { db }).stdout).toBe([

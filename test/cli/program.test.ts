@@ -21,7 +21,8 @@ const DOCUMENTED_COMMANDS = [
   'reports trial-balance', 'reports balance-sheet', 'reports income-statement', 'reports general-ledger',
   'users list', 'users get', 'users create', 'users create-service-account',
   'settings get', 'settings set retained-earnings-account',
-  'export', 'copy',
+  'audit-log',
+  'export', 'copy', 'verify', 'backup',
 ];
 
 /** The names under "Commands:" in a help text, without commander's own `help`. */

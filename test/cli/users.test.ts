@@ -115,7 +115,9 @@ describe('ledger users create', () => {
     try {
       const pair = await service.login({ email: 'login@example.test', password: 'let me in please' }, 'cli-test');
       const actor = await service.authenticate(pair.access_token);
-      expect(actor).toEqual({ user_id: created.data.id, user_type: 'human', permissions: { admin: true } });
+      expect(actor).toEqual({
+        user_id: created.data.id, user_type: 'human', permissions: { admin: true }, credential: { type: 'session', id: expect.any(String) },
+      });
       await expect(service.login({ email: 'login@example.test', password: 'not the password' }, 'cli-test'))
         .rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     } finally {

@@ -174,7 +174,7 @@ class Model {
 // ---------------------------------------------------------------------------------------------
 // Running a scenario
 
-const ACTOR: Actor = { user_id: 'model-admin', user_type: 'service', permissions: { admin: true } };
+const ACTOR: Actor = { user_id: 'model-admin', user_type: 'service', permissions: { admin: true }, credential: { type: 'api_key', id: 'model-key' } };
 
 async function outcomeOf<T>(action: () => Promise<T>): Promise<{ code: 'OK'; value: T } | { code: string }> {
   try {

@@ -120,7 +120,7 @@ describe('verifyLedger', () => {
   });
 
   it('is for admins only (FORBIDDEN otherwise)', async () => {
-    await expect(service.verifyLedger({ user_id: 'reader', user_type: 'service', permissions: { 'journals:create': true } }))
+    await expect(service.verifyLedger({ user_id: 'reader', user_type: 'service', permissions: { 'journals:create': true }, credential: null }))
       .rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(service.verifyLedger(LOCAL_OPERATOR)).resolves.toMatchObject({ ok: true, checked: { entries: ENTRIES + 2 } });
   });

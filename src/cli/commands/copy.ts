@@ -49,6 +49,7 @@ function printSummary(from: string, to: string, summary: CopySummary): void {
     ['Users', summary.users],
     ['API keys', summary.api_keys],
     ['Settings', summary.settings],
+    ['Audit records', summary.audit_records],
   ]);
   process.stdout.write('Refresh tokens are not copied: users of the web UI log in again.\n');
 }

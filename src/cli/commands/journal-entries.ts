@@ -2,6 +2,7 @@
 import { readInput } from '../read-input.js';
 import { type Command, Option } from 'commander';
 import { validationError } from '../../domain/errors.js';
+import type { DryRunEntryView } from '../../schemas/dry-run.js';
 import type { EntryView } from '../../schemas/journal-entry.js';
 import { printJson } from '../output.js';
 import { collect } from '../paging.js';
@@ -16,9 +17,21 @@ export function printEntry(entry: EntryView): void {
   ].filter(Boolean).join(', ');
   process.stdout.write(`${entry.entry_date}  ${entry.description}${entry.reference ? `  [${entry.reference}]` : ''}\n`);
   process.stdout.write(`  id ${entry.id}  ${entry.entry_type}${links ? `  (${links})` : ''}\n`);
+  process.stdout.write(`  hash ${entry.hash}\n`);
   printTable(['ACCOUNT', 'NAME', 'DEBIT', 'CREDIT', 'MEMO'], entry.lines.map((line) => [
     line.account_number, line.account_name, line.debit_amount === '0' ? '' : line.display_debit,
     line.credit_amount === '0' ? '' : line.display_credit, line.description ?? '',
+  ]), { rightAligned: [2, 3] });
+}
+
+/** A dry run: the entry as it would be posted, then each touched account's balance before and after. */
+function printDryRun(result: DryRunEntryView): void {
+  process.stdout.write('Dry run (nothing was posted):\n');
+  printEntry(result.entry);
+  const names = new Map(result.entry.lines.map((line) => [line.account_id, line.account_name]));
+  process.stdout.write('\n');
+  printTable(['ACCOUNT', 'NAME', 'BALANCE BEFORE', 'BALANCE AFTER'], result.balances.map((row) => [
+    row.account_number, names.get(row.account_id) ?? '', row.before.display_balance, row.after.display_balance,
   ]), { rightAligned: [2, 3] });
 }
 
@@ -61,18 +74,27 @@ export function registerJournalEntryCommands(program: Command): void {
   entries.command('create')
     .description('Post an entry from a JSON file holding the API body (needs an API key)')
     .requiredOption('--file <path>', 'JSON file: {"entry_date", "description", "reference"?, "metadata"?, "lines": [...]}; - for stdin')
+    .option('--dry-run', 'run every rule and show the entry and the balances it would change; post nothing')
     .addHelpText('after', `
 Example:
   $ cat sale.json
   {"entry_date": "2026-03-01", "description": "Invoice 1001",
    "lines": [{"account_id": "<cash-id>", "debit_amount": "25000"},
              {"account_id": "<sales-id>", "credit_amount": "25000"}]}
+  $ ledger journal-entries create --file sale.json --dry-run --api-key tsk_...
   $ ledger journal-entries create --file sale.json --api-key tsk_...`)
-    .action(withService(async (service, global, options: { file: string }) => {
+    .action(withService(async (service, global, options: { file: string; dryRun?: boolean }) => {
       const actor = await actorFromApiKey(service, global, 'journal-entries create');
       const { parseWithSchema } = await import('../../schemas/validate.js');
       const { CreateEntryBody } = await import('../../schemas/journal-entry.js');
-      const entry = await service.postJournalEntry(actor, parseWithSchema(CreateEntryBody, readJsonFile(options.file)));
+      const input = parseWithSchema(CreateEntryBody, readJsonFile(options.file));
+      if (options.dryRun === true) {
+        const result = await service.dryRunJournalEntry(actor, input);
+        if (global.json) printJson({ data: result });
+        else printDryRun(result);
+        return;
+      }
+      const entry = await service.postJournalEntry(actor, input);
       if (global.json) printJson({ data: entry });
       else {
         process.stdout.write('Posted:\n');
@@ -83,9 +105,17 @@ Example:
   entries.command('reverse <id>')
     .description('Reverse an entry: a new entry with debits and credits swapped (needs an API key)')
     .option('--date <date>', 'date of the reversal (default: the original entry date)')
-    .addHelpText('after', '\nExample:\n  $ ledger journal-entries reverse 0193... --date 2026-03-31 --api-key tsk_...')
-    .action(withService(async (service, global, options: { date?: string }, id: string) => {
+    .option('--dry-run', 'run every rule and show the reversal and the balances it would change; post nothing')
+    .addHelpText('after', '\nExamples:\n  $ ledger journal-entries reverse 0193... --date 2026-03-31 --dry-run --api-key tsk_...'
+      + '\n  $ ledger journal-entries reverse 0193... --date 2026-03-31 --api-key tsk_...')
+    .action(withService(async (service, global, options: { date?: string; dryRun?: boolean }, id: string) => {
       const actor = await actorFromApiKey(service, global, 'journal-entries reverse');
+      if (options.dryRun === true) {
+        const result = await service.dryRunReversal(actor, id, { entry_date: options.date });
+        if (global.json) printJson({ data: result });
+        else printDryRun(result);
+        return;
+      }
       const entry = await service.reverseJournalEntry(actor, id, { entry_date: options.date });
       if (global.json) printJson({ data: entry });
       else {

@@ -25,8 +25,9 @@ export function bearerToken(request: FastifyRequest): string {
   return match[1]!;
 }
 
+/** The request's actor carries the request id, so the audit records it writes name the request. */
 export async function authenticate(service: LedgerService, request: FastifyRequest): Promise<Actor> {
-  const actor = await service.authenticate(bearerToken(request));
+  const actor: Actor = { ...(await service.authenticate(bearerToken(request))), request_id: request.id };
   request.actor = actor;
   return actor;
 }

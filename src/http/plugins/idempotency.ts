@@ -1,6 +1,10 @@
-/** The Idempotency-Key header on POST requests under /api/v1 (see service/idempotency.ts). */
+/**
+ * The Idempotency-Key header on POST requests under /api/v1 (see service/idempotency.ts). A dry run
+ * (`?dry_run=true`) changes nothing, so it neither reserves nor replays a key: the key stays free
+ * for the real request that usually follows.
+ */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { beginIdempotent, finishIdempotent } from '../../service/idempotency.js';
 import type { LedgerService } from '../../service/ledger-service.js';
 import { actorOf } from './auth.js';
@@ -14,7 +18,7 @@ declare module 'fastify' {
 export function registerIdempotency(app: FastifyInstance, service: LedgerService): void {
   app.addHook('preHandler', async (request, reply) => {
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || header === undefined) return;
+    if (request.method !== 'POST' || header === undefined || isDryRun(request)) return;
     const key = Array.isArray(header) ? header[0]! : header;
     const actor = actorOf(request);
     const requestHash = createHash('sha256')
@@ -33,6 +37,12 @@ export function registerIdempotency(app: FastifyInstance, service: LedgerService
     await finishIdempotent(service.ctx, actorOf(request).user_id, request.idempotencyKey, reply.statusCode, storedAnswer(String(payload)));
     return payload;
   });
+}
+
+/** Runs after validation, so the query is already typed (`dry_run` coerced to a boolean). */
+function isDryRun(request: FastifyRequest): boolean {
+  const query = request.query as { dry_run?: unknown } | undefined;
+  return query?.dry_run === true;
 }
 
 /**

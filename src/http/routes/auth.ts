@@ -11,17 +11,17 @@ export const authRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.post('/login', {
     schema: { tags, summary: 'Log in with e-mail and password', security: [], body: LoginBody,
       response: { 200: envelope(TokenPair), ...errorResponses } },
-  }, async (request) => ({ data: await service.login(request.body, request.ip) }));
+  }, async (request) => ({ data: await service.login(request.body, request.ip, request.id) }));
 
   app.post('/refresh', {
     schema: { tags, summary: 'Exchange a refresh token for a new pair (the used token is revoked)', security: [],
       body: RefreshBody, response: { 200: envelope(TokenPair), ...errorResponses } },
-  }, async (request) => ({ data: await service.refresh(request.body) }));
+  }, async (request) => ({ data: await service.refresh(request.body, request.id) }));
 
   app.post('/logout', {
     schema: { tags, summary: 'Revoke a refresh token (and every token rotated from the same login)', security: [],
       body: RefreshBody, response: { 200: envelope(LogoutResult), ...errorResponses } },
-  }, async (request) => ({ data: await service.logout(request.body) }));
+  }, async (request) => ({ data: await service.logout(request.body, request.id) }));
 
   app.get('/me', {
     schema: { tags, summary: 'The authenticated user', response: { 200: envelope(User), ...errorResponses } },
@@ -35,5 +35,5 @@ export const authRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.post('/setup', {
     schema: { tags, summary: 'Create the first user (an admin) while the database has no users', security: [],
       body: SetupBody, response: { 201: envelope(TokenPair), ...errorResponses } },
-  }, async (request, reply) => reply.code(201).send({ data: await service.setup(request.body) }));
+  }, async (request, reply) => reply.code(201).send({ data: await service.setup(request.body, request.id) }));
 };

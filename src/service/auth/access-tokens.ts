@@ -22,10 +22,11 @@ export class AccessTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async issue(userId: string): Promise<string> {
+  /** `sessionId` is the login session (refresh-token family) the token belongs to, carried as `sid`. */
+  async issue(userId: string, sessionId: string): Promise<string> {
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
     const { SignJWT } = await jose();
-    return new SignJWT({ token_use: 'access' })
+    return new SignJWT({ token_use: 'access', sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TOKEN_TYPE })
       .setSubject(userId)
       .setIssuer(ISSUER)
@@ -35,15 +36,19 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  /** The user id of a valid, unexpired access token, or undefined. */
-  async verify(token: string): Promise<string | undefined> {
+  /**
+   * The user and session of a valid, unexpired access token, or undefined. A token issued before
+   * tokens carried their session has `sessionId` null.
+   */
+  async verify(token: string): Promise<{ userId: string; sessionId: string | null } | undefined> {
     const { jwtVerify } = await jose();
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'], typ: ACCESS_TOKEN_TYPE, issuer: ISSUER, currentDate: this.clock.now(),
         requiredClaims: ['sub', 'exp'],
       });
-      return payload.token_use === 'access' ? payload.sub : undefined;
+      if (payload.token_use !== 'access' || payload.sub === undefined) return undefined;
+      return { userId: payload.sub, sessionId: typeof payload.sid === 'string' ? payload.sid : null };
     } catch {
       return undefined;
     }

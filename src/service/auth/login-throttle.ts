@@ -4,8 +4,10 @@
  * counted and clear the e-mail's failures. The failures are kept in the database, so every server
  * process on the same database counts the same attempts and a restart forgets nothing.
  */
-import type { LedgerStore } from '../ports/ledger-store.js';
+import type { LedgerStore, LedgerWrites } from '../ports/ledger-store.js';
 import type { Clock } from '../ports/runtime.js';
+
+type LoginFailureWrites = Pick<LedgerWrites, 'recordLoginFailure' | 'clearLoginFailures' | 'deleteLoginFailuresBefore'>;
 
 export const FAILED_LOGIN_LIMIT = 10;
 export const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -33,17 +35,17 @@ export class LoginThrottle {
     return Math.ceil(waitMs / 1000);
   }
 
-  async recordFailure(keys: readonly string[]): Promise<void> {
+  /** Counts a failed login under each key, inside the caller's write job (which also records it in the audit log). */
+  async recordFailure(tx: LoginFailureWrites, keys: readonly string[]): Promise<void> {
     const nowMs = this.clock.now().getTime();
     const prune = nowMs - this.lastPruneMs > PRUNE_INTERVAL_MS;
     if (prune) this.lastPruneMs = nowMs;
-    await this.store.write(async (tx) => {
-      if (prune) await tx.deleteLoginFailuresBefore(new Date(nowMs - this.windowMs).toISOString());
-      await tx.recordLoginFailure(keys, new Date(nowMs).toISOString());
-    });
+    if (prune) await tx.deleteLoginFailuresBefore(new Date(nowMs - this.windowMs).toISOString());
+    await tx.recordLoginFailure(keys, new Date(nowMs).toISOString());
   }
 
-  async clear(key: string): Promise<void> {
-    await this.store.write((tx) => tx.clearLoginFailures(key));
+  /** Forgets a key's failures, inside the caller's write job (the successful login's). */
+  async clear(tx: LoginFailureWrites, key: string): Promise<void> {
+    await tx.clearLoginFailures(key);
   }
 }

@@ -4,6 +4,7 @@
  * codes (a unique violation becomes DUPLICATE, and so on). Every adapter passes the one contract
  * suite in test/storage/.
  */
+import type { AuditAction, AuditRecord } from '../../domain/audit.js';
 import type {
   Account, AccountType, Currency, JournalEntry, JournalEntryView, JournalLineView, Period, Permissions,
   Totals, User,
@@ -70,11 +71,35 @@ export interface StoredUser extends User {
   password_hash: string | null;
 }
 
+/** A user found by one of its API keys, with the id of the key that matched. */
+export interface ApiKeyUser extends StoredUser {
+  api_key_id: string;
+}
+
+/**
+ * Which audit records, in which order of (occurred_at, id): newest first (`desc`, the default) or
+ * oldest first. Dates are inclusive calendar days of occurred_at (UTC).
+ */
+export interface AuditLogFilter {
+  actor_id?: string | undefined;
+  action?: AuditAction | undefined;
+  target_id?: string | undefined;
+  start_date?: string | undefined;
+  end_date?: string | undefined;
+  order?: SortOrder | undefined;
+}
+
 export interface IdempotencyRecord {
   request_hash: string;
   status_code: number | null;
   response_body: string | null;
   created_at: string;
+}
+
+/** An entry's place in its currency's hash chain. */
+export interface ChainLink {
+  previous_hash: string;
+  hash: string;
 }
 
 export interface ApiKeyRecord {
@@ -125,12 +150,14 @@ export interface LedgerReads {
   currencyDebitTotal(currencyId: string): Promise<bigint>;
   /** Every currency's all-time debit total, for the currencies with any posted line. */
   allCurrencyDebitTotals(): Promise<Map<string, bigint>>;
+  /** Every currency's chain head: the hash of its last posted entry, for the currencies with any. */
+  currencyChainHeads(): Promise<Map<string, string>>;
 
   getSetting(key: string): Promise<string | undefined>;
 
   getUser(id: string): Promise<StoredUser | undefined>;
   findUserByEmail(email: string): Promise<StoredUser | undefined>;
-  findUserByApiKeyHash(keyHash: string): Promise<StoredUser | undefined>;
+  findUserByApiKeyHash(keyHash: string): Promise<ApiKeyUser | undefined>;
   listUsers(page: PageRequest): Promise<StorePage<User>>;
   countUsers(): Promise<number>;
   /** Active users whose permissions include admin. */
@@ -140,6 +167,9 @@ export interface LedgerReads {
   recentLoginFailures(key: string, since: string, limit: number): Promise<string[]>;
 
   getIdempotencyRecord(principalId: string, key: string): Promise<IdempotencyRecord | undefined>;
+
+  /** Audit records matching the filter, keyset-paged on [occurred_at, id] in the filter's order. */
+  listAuditLog(filter: AuditLogFilter, page: PageRequest): Promise<StorePage<AuditRecord>>;
 
   // Whole-ledger reads, for copying a ledger between stores and for checking it.
   /** Entries with their lines in posting order (the order they were stored), keyset-paged on [seq]. */
@@ -171,8 +201,10 @@ export interface LedgerWrites {
    * adapter keeps the currency's all-time debit total within 2^127 - 1 (which bounds every balance
    * and report total) as the database sees it at commit, not as the caller last read it: an entry
    * that would break the bound is refused with `currencyTotalOverflow()` and writes nothing.
+   * The entry joins its currency's hash chain (service/entry-hash.ts) after the currency's last
+   * entry as the database sees it; the answer is the entry's link in that chain.
    */
-  insertEntry(entry: JournalEntry): Promise<void>;
+  insertEntry(entry: JournalEntry): Promise<ChainLink>;
 
   setSetting(key: string, value: string): Promise<void>;
   /** Stores the value only when the key has none yet (two processes racing agree on one value). */
@@ -195,6 +227,12 @@ export interface LedgerWrites {
   completeIdempotencyKey(principalId: string, key: string, statusCode: number, responseBody: string): Promise<void>;
   releaseIdempotencyKey(principalId: string, key: string): Promise<void>;
   deleteIdempotencyKeysBefore(createdBefore: string): Promise<void>;
+
+  /**
+   * Appends a record to the audit log. The log is append-only: the database itself refuses to
+   * change or delete a record. A job's record commits or rolls back with the job's change.
+   */
+  insertAuditRecord(record: AuditRecord): Promise<void>;
 }
 
 /**

@@ -8,12 +8,14 @@
  * numbered with zero padding (`entry-0007`), so that sorting ids bytewise sorts them in creation
  * order; a test that needs ids out of order gives them explicitly.
  */
+import type { AuditRecord } from '../../domain/audit.js';
+import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
 import type { AmountMinor } from '../../domain/money/amount.js';
 import type {
   Account, AccountType, Currency, EntryType, JournalEntry, JournalEntryView, JournalLine, NormalBalance, Period, Permissions,
   Totals,
 } from '../../domain/types.js';
-import type { AccountLine, ApiKeyRecord, LedgerWrites, NewUserRecord, RefreshTokenRecord } from '../../service/ports/ledger-store.js';
+import type { AccountLine, ApiKeyRecord, ChainLink, LedgerWrites, NewUserRecord, RefreshTokenRecord } from '../../service/ports/ledger-store.js';
 
 /** When every fixture record was created, unless a test says otherwise. */
 export const FIXTURE_TIME = '2026-01-01T00:00:00.000Z';
@@ -205,8 +207,11 @@ export class EntryFixtures {
   }
 }
 
-/** What `getEntry` answers for a posted entry: the entry with each line's account number and name. */
-export function entryView(entry: JournalEntry, accounts: readonly Account[], reversedById: string | null = null): JournalEntryView {
+/**
+ * What `getEntry` answers for a posted entry, but its hash: the entry with each line's account
+ * number and name (ChainModel knows the hash).
+ */
+export function entryView(entry: JournalEntry, accounts: readonly Account[], reversedById: string | null = null): Omit<JournalEntryView, 'hash' | 'previous_hash'> {
   const byId = new Map(accounts.map((account) => [account.id, account]));
   return {
     ...entry,
@@ -216,6 +221,29 @@ export function entryView(entry: JournalEntry, accounts: readonly Account[], rev
       return { ...line, account_number: account.account_number, account_name: account.name };
     }),
   };
+}
+
+/**
+ * The hash chains the store should have built: one per currency, in posting order, each entry's
+ * hash over its canonical form and its currency's previous hash (service/entry-hash.ts).
+ */
+export class ChainModel {
+  readonly heads = new Map<string, string>();
+  private readonly links = new Map<string, ChainLink>();
+
+  post(entry: JournalEntry): ChainLink {
+    const previous_hash = this.heads.get(entry.currency_id) ?? GENESIS_HASH;
+    const link = { previous_hash, hash: entryHash(entry, previous_hash) };
+    this.heads.set(entry.currency_id, link.hash);
+    this.links.set(entry.id, link);
+    return link;
+  }
+
+  linkOf(entryId: string): ChainLink {
+    const link = this.links.get(entryId);
+    if (link === undefined) throw new Error(`entry ${entryId} was not posted in this model`);
+    return link;
+  }
 }
 
 /** What `listAccountLines` answers for each line of an entry on the given account(s). */
@@ -302,6 +330,27 @@ export function refreshTokenFixture(user: { id: string }, name: string, familyId
     expires_at: '2026-02-01T00:00:00.000Z',
     revoked_at: null,
     replaced_by: null,
+    ...overrides,
+  };
+}
+
+/**
+ * An audit record numbered `n` (id `audit-0007`), occurring `n` seconds after FIXTURE_TIME unless
+ * overridden: by default an admin's account update through an API key within a request.
+ */
+export function auditRecordFixture(n: number, overrides: Partial<AuditRecord> = {}): AuditRecord {
+  return {
+    id: `audit-${String(n).padStart(4, '0')}`,
+    occurred_at: new Date(Date.parse(FIXTURE_TIME) + n * 1000).toISOString(),
+    actor_id: 'user-admin',
+    credential_type: 'api_key',
+    credential_id: 'api-key-admin',
+    request_id: `request-${n}`,
+    action: 'account.update',
+    target_type: 'account',
+    target_id: 'account-1000',
+    changes: { name: { old: 'Cash', new: `Cash ${n}` } },
+    hash: null,
     ...overrides,
   };
 }

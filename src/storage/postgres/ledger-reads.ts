@@ -11,7 +11,10 @@ import type { Param, PgQueries } from './queries.js';
 
 const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
   e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,
-  e.created_by, e.posted_at, e.currency_id`;
+  e.created_by, e.posted_at, e.currency_id, h.previous_hash, h.hash`;
+
+/** Every entry has its chain link (the hash chain was backfilled for older entries). */
+const ENTRY_FROM = 'journal_entries e LEFT JOIN entry_hashes h ON h.entry_seq = e.seq';
 
 const LINE_COLUMNS = `l.seq, l.id, l.entry_seq, l.account_id, a.account_number, a.name AS account_name,
   l.debit_amount::text AS debit_amount, l.credit_amount::text AS credit_amount, l.description`;
@@ -171,7 +174,7 @@ export function ledgerReads(q: PgQueries, beforeTotals: () => Promise<void> = as
     },
 
     async getEntry(id) {
-      const row = await q.get<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE e.id = $1`, id);
+      const row = await q.get<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} WHERE e.id = $1`, id);
       return row && (await withLines(q, [row]))[0];
     },
 
@@ -194,7 +197,7 @@ export function ledgerReads(q: PgQueries, beforeTotals: () => Promise<void> = as
       const direction = order === 'asc' ? 'ASC' : 'DESC';
       params.push(request.limit + 1);
       const rows = await q.all<EntryRow>(
-        `SELECT ${ENTRY_COLUMNS} FROM journal_entries e ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+        `SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY e.entry_date ${direction}, e.seq ${direction} LIMIT $${params.length}`, ...params);
       const result = page(rows, request.limit, (row) => [row.entry_date, row.seq]);
       return { items: await withLines(q, result.items), next: result.next };
@@ -212,6 +215,12 @@ export function ledgerReads(q: PgQueries, beforeTotals: () => Promise<void> = as
       return new Map(rows.map((row) => [row.currency_id, parseStoredAmount(row.debit_total) as bigint]));
     },
 
+    async currencyChainHeads() {
+      const rows = await q.all<{ currency_id: string; chain_hash: string }>(
+        'SELECT currency_id, chain_hash FROM currency_totals WHERE chain_hash IS NOT NULL');
+      return new Map(rows.map((row) => [row.currency_id, row.chain_hash]));
+    },
+
     async getSetting(key) {
       return (await q.get<{ value: string }>('SELECT value FROM settings WHERE key = $1', key))?.value;
     },
@@ -222,7 +231,7 @@ export function ledgerReads(q: PgQueries, beforeTotals: () => Promise<void> = as
     },
 
     async listEntriesInPostingOrder(request) {
-      const rows = await q.all<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE e.seq > $1::bigint ORDER BY e.seq LIMIT $2`,
+      const rows = await q.all<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} WHERE e.seq > $1::bigint ORDER BY e.seq LIMIT $2`,
         String(request.after?.[0] ?? 0), request.limit + 1);
       const result = page(rows, request.limit, (row) => [row.seq]);
       return { items: await withLines(q, result.items), next: result.next };

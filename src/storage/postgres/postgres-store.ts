@@ -22,6 +22,7 @@ import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
+import { auditReads, auditWrites, PendingAuditRecords } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
 import { PendingTotals, postingWrites } from './posting.js';
 import { type PgExecutor, PgQueries } from './queries.js';
@@ -53,14 +54,31 @@ const TYPES = {
 const MIGRATION_LOCK = "hashtext('ledger.migrations')";
 
 function readsOn(q: PgQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q) };
+  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
 }
 
-/** A write transaction's statements, and the totals its current job has added but not written yet. */
-function txOn(q: PgQueries): { tx: LedgerTx; pending: PendingTotals } {
-  const pending = new PendingTotals();
-  const reads: LedgerReads = { ...ledgerReads(q, () => pending.write(q)), ...userReads(q) };
-  return { tx: { ...reads, ...postingWrites(q, pending), ...userWrites(q) }, pending };
+/** What a write job has added in memory and writes when it ends: its totals and its audit records. */
+interface PendingWrites {
+  reset(): void;
+  write(): Promise<void>;
+}
+
+/** A write transaction's statements, and what its current job has added but not written yet. */
+function txOn(q: PgQueries): { tx: LedgerTx; pending: PendingWrites } {
+  const totals = new PendingTotals();
+  const audit = new PendingAuditRecords();
+  const reads: LedgerReads = { ...ledgerReads(q, () => totals.write(q)), ...userReads(q), ...auditReads(q, () => audit.write(q)) };
+  const pending: PendingWrites = {
+    reset() {
+      totals.reset();
+      audit.reset();
+    },
+    async write() {
+      await totals.write(q);
+      await audit.write(q);
+    },
+  };
+  return { tx: { ...reads, ...postingWrites(q, totals), ...userWrites(q), ...auditWrites(q, audit) }, pending };
 }
 
 interface PgError {
@@ -143,6 +161,7 @@ async function migrate(client: pg.Client): Promise<void> {
     for (const migration of POSTGRES_MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       await client.query(migration.sql);
+      await migration.backfill?.(client);
       await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
         [migration.version, migration.name, new Date().toISOString()]);
     }
@@ -224,8 +243,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 }
 
 const MAX_JOBS_PER_COMMIT = 256;
-/** A job that keeps losing races is tried this often before its error is passed on. */
+/** A batch that keeps losing races is tried this often before its error is passed on. */
 const MAX_ATTEMPTS = 20;
+/** The longest wait before running a batch again, times the attempt number (a random share of it). */
+const RETRY_BACKOFF_MS = 20;
 
 interface WriteJob {
   work: (tx: LedgerTx) => Promise<unknown>;
@@ -274,7 +295,7 @@ class GroupCommit {
     }
     let broken: Error | undefined;
     try {
-      const outcomes = await this.commitBatch(connection, batch);
+      const outcomes = await this.commitWithRetries(connection, batch);
       batch.forEach((job, index) => {
         const outcome = outcomes[index]!;
         if (outcome.ok) job.resolve(outcome.value);
@@ -292,6 +313,24 @@ class GroupCommit {
     }
   }
 
+  /**
+   * A job that loses a race (deadlock, serialisation failure) rolls the whole batch back, so that
+   * it holds no lock while the winner finishes, waits a short random while, and runs the batch
+   * again: retrying only the job, with the batch's earlier locks still held, can meet the same
+   * deadlock again and again.
+   */
+  private async commitWithRetries(connection: pg.PoolClient, batch: readonly WriteJob[]) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.commitBatch(connection, batch);
+      } catch (error) {
+        if (!(error instanceof LostRace) || attempt >= MAX_ATTEMPTS) throw error instanceof LostRace ? error.cause : error;
+        await connection.query('ROLLBACK');
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_BACKOFF_MS * attempt));
+      }
+    }
+  }
+
   private async commitBatch(connection: pg.PoolClient, batch: readonly WriteJob[]) {
     const job: JobState = { failure: undefined };
     const q = new PgQueries(connection, true);
@@ -300,26 +339,29 @@ class GroupCommit {
     const outcomes: { ok: boolean; value: unknown }[] = [];
     await connection.query('BEGIN; SAVEPOINT job');
     for (const queued of batch) {
-      for (let attempt = 1; ; attempt += 1) {
-        job.failure = undefined;
-        pending.reset();
-        try {
-          const value = await queued.work(tx);
-          // A job that caught a refused call and went on still fails whole.
-          if (job.failure !== undefined) throw job.failure;
-          await pending.write(q).catch((error: unknown) => { throw translateError(error); });
-          await connection.query('RELEASE job; SAVEPOINT job');
-          outcomes.push({ ok: true, value });
-          break;
-        } catch (error) {
-          await connection.query('ROLLBACK TO job');
-          if (isRetryable(error) && attempt < MAX_ATTEMPTS) continue;
-          outcomes.push({ ok: false, value: translateError(error) });
-          break;
-        }
+      job.failure = undefined;
+      pending.reset();
+      try {
+        const value = await queued.work(tx);
+        // A job that caught a refused call and went on still fails whole.
+        if (job.failure !== undefined) throw job.failure;
+        await pending.write().catch((error: unknown) => { throw translateError(error); });
+        await connection.query('RELEASE job; SAVEPOINT job');
+        outcomes.push({ ok: true, value });
+      } catch (error) {
+        if (isRetryable(error)) throw new LostRace(error);
+        await connection.query('ROLLBACK TO job');
+        outcomes.push({ ok: false, value: translateError(error) });
       }
     }
     await connection.query('COMMIT');
     return outcomes;
+  }
+}
+
+/** A job of the batch lost a race with another transaction: the batch is run again. */
+class LostRace extends Error {
+  constructor(override readonly cause: unknown) {
+    super('lost a race with another transaction');
   }
 }

@@ -13,6 +13,7 @@
 import { currencyTotalOverflow } from '../../domain/errors.js';
 import { MAX_AMOUNT, parseStoredAmount, toDecimalString } from '../../domain/money/amount.js';
 import type { JournalEntry } from '../../domain/types.js';
+import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
 import type { LedgerWrites } from '../../service/ports/ledger-store.js';
 import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
 import type { PgQueries } from './queries.js';
@@ -51,6 +52,10 @@ export class PendingTotals {
    * transaction ends, so this plus the pending delta is exactly the total the entry adds to.
    */
   readonly lockedCurrencyTotals = new Map<string, bigint>();
+  /** Each currency's chain head: as locked, then the hash of the job's last entry in it. */
+  readonly chainHeads = new Map<string, string>();
+  /** Hashes of the job's entries, written with the totals. */
+  private readonly hashes: { id: string; previousHash: string; hash: string }[] = [];
 
   /** A new job (or a job run again) starts with nothing pending and no lock. */
   reset(): void {
@@ -58,14 +63,18 @@ export class PendingTotals {
     this.accounts.clear();
     this.periods.clear();
     this.days.clear();
+    this.hashes.length = 0;
     this.lockedCurrencyTotals.clear();
+    this.chainHeads.clear();
   }
 
   currencyTotal(currencyId: string): bigint {
     return this.lockedCurrencyTotals.get(currencyId)! + (this.currencies.get(currencyId) ?? 0n);
   }
 
-  add(entry: JournalEntry): void {
+  add(entry: JournalEntry, previousHash: string, hash: string): void {
+    this.hashes.push({ id: entry.id, previousHash, hash });
+    this.chainHeads.set(entry.currency_id, hash);
     this.currencies.set(entry.currency_id, (this.currencies.get(entry.currency_id) ?? 0n) + entryDebitTotal(entry.lines));
     for (const [accountId, sums] of entryTotalsByAccount(entry.lines)) {
       addTo(this.accounts, accountId, sums);
@@ -87,6 +96,8 @@ export class PendingTotals {
     const days = sorted(this.days).map(split);
     await q.run(WRITE_TOTALS,
       currencies.map(([id]) => id), currencies.map(([, debits]) => toDecimalString(debits)),
+      currencies.map(([id]) => this.chainHeads.get(id)!), this.hashes.map((row) => row.id), this.hashes.map((row) => row.hash),
+      this.hashes.map((row) => row.previousHash),
       accounts.map(([id]) => id), accounts.map(([, s]) => toDecimalString(s.debits)), accounts.map(([, s]) => toDecimalString(s.credits)),
       periods.map(([id]) => id), periods.map(([, period]) => period), periods.map(([, , s]) => toDecimalString(s.debits)),
       periods.map(([, , s]) => toDecimalString(s.credits)),
@@ -99,26 +110,31 @@ export class PendingTotals {
     this.accounts.clear();
     this.periods.clear();
     this.days.clear();
+    this.hashes.length = 0;
   }
 }
 
 const WRITE_TOTALS = `WITH currencies AS (
-  UPDATE currency_totals AS total SET debit_total = total.debit_total + delta.debits
-  FROM unnest($1::text[], $2::numeric[]) AS delta(currency_id, debits)
+  UPDATE currency_totals AS total SET debit_total = total.debit_total + delta.debits, chain_hash = delta.chain_hash
+  FROM unnest($1::text[], $2::numeric[], $3::text[]) AS delta(currency_id, debits, chain_hash)
   WHERE total.currency_id = delta.currency_id
+), hashes AS (
+  INSERT INTO entry_hashes (entry_seq, previous_hash, hash)
+  SELECT entry.seq, hashed.previous_hash, hashed.hash
+  FROM unnest($4::text[], $5::text[], $6::text[]) AS hashed(id, hash, previous_hash) JOIN journal_entries entry ON entry.id = hashed.id
 ), balances AS (
   INSERT INTO account_balances (account_id, debit_total, credit_total)
-  SELECT * FROM unnest($3::text[], $4::numeric[], $5::numeric[])
+  SELECT * FROM unnest($7::text[], $8::numeric[], $9::numeric[])
   ON CONFLICT (account_id) DO UPDATE SET debit_total = account_balances.debit_total + excluded.debit_total,
     credit_total = account_balances.credit_total + excluded.credit_total
 ), period_totals AS (
   INSERT INTO account_period_totals (account_id, period_id, debit_total, credit_total)
-  SELECT * FROM unnest($6::text[], $7::text[], $8::numeric[], $9::numeric[])
+  SELECT * FROM unnest($10::text[], $11::text[], $12::numeric[], $13::numeric[])
   ON CONFLICT (account_id, period_id) DO UPDATE SET debit_total = account_period_totals.debit_total + excluded.debit_total,
     credit_total = account_period_totals.credit_total + excluded.credit_total
 )
 INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total)
-SELECT * FROM unnest($10::text[], $11::text[], $12::numeric[], $13::numeric[])
+SELECT * FROM unnest($14::text[], $15::text[], $16::numeric[], $17::numeric[])
 ON CONFLICT (account_id, entry_date) DO UPDATE SET debit_total = account_daily_totals.debit_total + excluded.debit_total,
   credit_total = account_daily_totals.credit_total + excluded.credit_total`;
 
@@ -138,7 +154,7 @@ const INSERT_ENTRY = `entry AS (
 )`;
 
 /** The entry and its lines in order: one round trip. */
-const INSERT_ENTRY_ONLY = `WITH ${INSERT_ENTRY} SELECT NULL::text AS currency_total`;
+const INSERT_ENTRY_ONLY = `WITH ${INSERT_ENTRY} SELECT NULL::text AS currency_total, NULL::text AS chain_hash`;
 
 /**
  * The same, for a job's first entry in a currency: it also locks the currency's total (creating
@@ -149,12 +165,13 @@ const INSERT_ENTRY_ONLY = `WITH ${INSERT_ENTRY} SELECT NULL::text AS currency_to
 const INSERT_ENTRY_LOCKING_CURRENCY = `WITH created AS (
   INSERT INTO currency_totals (currency_id, debit_total) VALUES ($11, 0) ON CONFLICT (currency_id) DO NOTHING RETURNING debit_total
 ), locked AS (
-  SELECT debit_total FROM currency_totals WHERE currency_id = $11 FOR UPDATE
+  SELECT debit_total, chain_hash FROM currency_totals WHERE currency_id = $11 FOR UPDATE
 ), ${INSERT_ENTRY}
-SELECT coalesce((SELECT debit_total FROM created), (SELECT debit_total FROM locked))::text AS currency_total`;
+SELECT coalesce((SELECT debit_total FROM created), (SELECT debit_total FROM locked))::text AS currency_total,
+  (SELECT chain_hash FROM locked) AS chain_hash`;
 
 /** The currency's total, locked: for the rare case where another process created its row during our statement. */
-const LOCK_CURRENCY_TOTAL = 'SELECT debit_total::text AS currency_total FROM currency_totals WHERE currency_id = $1 FOR UPDATE';
+const LOCK_CURRENCY_TOTAL = 'SELECT debit_total::text AS currency_total, chain_hash FROM currency_totals WHERE currency_id = $1 FOR UPDATE';
 
 function entryParams(entry: JournalEntry) {
   return [
@@ -203,16 +220,20 @@ export function postingWrites(q: PgQueries, pending: PendingTotals) {
 
     async insertEntry(entry) {
       const locked = pending.lockedCurrencyTotals.has(entry.currency_id);
-      const row = await q.get<{ currency_total: string | null }>(locked ? INSERT_ENTRY_ONLY : INSERT_ENTRY_LOCKING_CURRENCY, ...entryParams(entry));
+      type Head = { currency_total: string | null; chain_hash: string | null };
+      const row = await q.get<Head>(locked ? INSERT_ENTRY_ONLY : INSERT_ENTRY_LOCKING_CURRENCY, ...entryParams(entry));
       if (!locked) {
-        const stored = row!.currency_total
-          ?? (await q.get<{ currency_total: string }>(LOCK_CURRENCY_TOTAL, entry.currency_id))!.currency_total;
-        pending.lockedCurrencyTotals.set(entry.currency_id, parseStoredAmount(stored));
+        const stored = row!.currency_total === null ? (await q.get<Head>(LOCK_CURRENCY_TOTAL, entry.currency_id))! : row!;
+        pending.lockedCurrencyTotals.set(entry.currency_id, parseStoredAmount(stored.currency_total!));
+        pending.chainHeads.set(entry.currency_id, stored.chain_hash ?? GENESIS_HASH);
       }
-      // Exact: the currency's row is locked, so no other transaction can add to it meanwhile. A
-      // refused entry fails its job, which rolls back to its savepoint (the entry row with it).
+      // Exact: the currency's row is locked, so no other transaction can add to it or to its chain
+      // meanwhile. A refused entry fails its job, which rolls back to its savepoint (the entry row with it).
       if (pending.currencyTotal(entry.currency_id) + entryDebitTotal(entry.lines) > MAX_AMOUNT) throw currencyTotalOverflow();
-      pending.add(entry);
+      const previousHash = pending.chainHeads.get(entry.currency_id)!;
+      const hash = entryHash(entry, previousHash);
+      pending.add(entry, previousHash, hash);
+      return { previous_hash: previousHash, hash };
     },
 
     async setSetting(key, value) {

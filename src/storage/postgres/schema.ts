@@ -1,3 +1,6 @@
+import type pg from 'pg';
+import { chainOf, type StoredEntryRow, type StoredLineRow } from '../shared/chain-backfill.js';
+
 /**
  * The PostgreSQL schema, applied in order and recorded in `schema_migrations` (under an advisory
  * lock, so several servers starting at once migrate once). It mirrors the SQLite schema table for
@@ -6,7 +9,15 @@
  * compared (ids, codes, account numbers, ISO dates and times) uses the "C" collation, so it sorts
  * bytewise exactly as SQLite does, whatever the database's default collation.
  */
-export const POSTGRES_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  sql: string;
+  /** Data the new schema needs, computed in JavaScript, in the migration's transaction. */
+  backfill?: (client: pg.Client) => Promise<void>;
+}
+
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
     name: 'core ledger',
@@ -196,5 +207,73 @@ CREATE TABLE login_failures (
 CREATE INDEX login_failures_key ON login_failures (key, failed_at);
 CREATE INDEX login_failures_time ON login_failures (failed_at);
 `,
+  },
+  {
+    // Numbered as in SQLite, whose versions 2 to 4 are already part of version 1 here.
+    version: 5,
+    name: 'audit log',
+    sql: `
+-- Every change, login and logout, written in the transaction of the change itself. Keyed by its
+-- place in the log, (occurred_at, id); each filter has an index in log order. hash is kept for a
+-- chain over the records.
+CREATE TABLE audit_log (
+  occurred_at     text COLLATE "C" NOT NULL,
+  id              text COLLATE "C" NOT NULL,
+  actor_id        text COLLATE "C",
+  credential_type text CHECK (credential_type IN ('api_key', 'session')),
+  credential_id   text COLLATE "C",
+  request_id      text COLLATE "C",
+  action          text COLLATE "C" NOT NULL,
+  target_type     text,
+  target_id       text COLLATE "C",
+  changes         text,
+  hash            text,
+  PRIMARY KEY (occurred_at, id)
+);
+CREATE INDEX audit_log_actor ON audit_log (actor_id, occurred_at, id) WHERE actor_id IS NOT NULL;
+CREATE INDEX audit_log_action ON audit_log (action, occurred_at, id);
+CREATE INDEX audit_log_target ON audit_log (target_id, occurred_at, id) WHERE target_id IS NOT NULL;
+
+-- The log is append-only, like posted history.
+CREATE FUNCTION ledger_refuse_audit_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'audit records are immutable' USING ERRCODE = 'integrity_constraint_violation';
+END
+$$;
+CREATE TRIGGER audit_log_immutable BEFORE UPDATE OR DELETE ON audit_log
+  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_audit_change();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_audit_change();
+`,
+  },
+  {
+    version: 6,
+    name: 'entry hash chain',
+    sql: `
+-- Each currency's entries form a SHA-256 chain in posting order (service/entry-hash.ts); the hash
+-- of the currency's last entry is kept on its totals row, which every post in it already locks.
+ALTER TABLE currency_totals ADD COLUMN chain_hash text;
+CREATE TABLE entry_hashes (
+  entry_seq     bigint PRIMARY KEY REFERENCES journal_entries(seq),
+  previous_hash text NOT NULL,
+  hash          text NOT NULL
+);
+CREATE TRIGGER entry_hashes_immutable BEFORE UPDATE OR DELETE ON entry_hashes
+  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE TRIGGER entry_hashes_no_truncate BEFORE TRUNCATE ON entry_hashes
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+`,
+    async backfill(client) {
+      const entries = (await client.query<StoredEntryRow>(`SELECT seq, id, entry_date, description, reference, metadata, period_id,
+        entry_type, reverses_id, created_by, posted_at, currency_id FROM journal_entries ORDER BY seq`)).rows;
+      const lines = (await client.query<StoredLineRow>(`SELECT entry_seq, id, account_id, debit_amount::text AS debit_amount,
+        credit_amount::text AS credit_amount, description FROM journal_lines ORDER BY seq`)).rows;
+      const { hashes, heads } = chainOf(entries, lines);
+      await client.query('INSERT INTO entry_hashes (entry_seq, previous_hash, hash) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])',
+        [hashes.map((row) => String(row.seq)), hashes.map((row) => row.previousHash), hashes.map((row) => row.hash)]);
+      await client.query(`UPDATE currency_totals AS total SET chain_hash = head.hash
+        FROM unnest($1::text[], $2::text[]) AS head(currency_id, hash) WHERE total.currency_id = head.currency_id`,
+      [[...heads.keys()], [...heads.values()]]);
+    },
   },
 ];

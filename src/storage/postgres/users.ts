@@ -20,8 +20,9 @@ export function userReads(q: PgQueries) {
     },
 
     async findUserByApiKeyHash(keyHash) {
-      const row = await q.get<UserRow>('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1', keyHash);
-      return row && toUser(row);
+      const row = await q.get<UserRow & { api_key_id: string }>(
+        'SELECT u.*, k.id AS api_key_id FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1', keyHash);
+      return row && { ...toUser(row), api_key_id: row.api_key_id };
     },
 
     async listUsers(request) {

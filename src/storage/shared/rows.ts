@@ -46,7 +46,7 @@ export function toPeriod(row: PeriodRow): Period {
 export interface EntryRow {
   seq: number; id: string; entry_date: string; description: string; reference: string | null;
   metadata: string | null; period_id: string; entry_type: string; reverses_id: string | null;
-  reversed_by_id: string | null; created_by: string | null; posted_at: string; currency_id: string;
+  reversed_by_id: string | null; created_by: string | null; posted_at: string; currency_id: string; previous_hash: string; hash: string;
 }
 
 export interface LineRow {
@@ -108,6 +108,8 @@ export function toEntry(row: EntryRow, lines: readonly LineRow[]): JournalEntryV
     created_by: row.created_by,
     posted_at: row.posted_at,
     currency_id: row.currency_id,
+    previous_hash: row.previous_hash,
+    hash: row.hash,
     lines: lines.map(toLine),
   };
 }

@@ -11,7 +11,10 @@ import {
 
 const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
   e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,
-  e.created_by, e.posted_at, e.currency_id`;
+  e.created_by, e.posted_at, e.currency_id, h.previous_hash, h.hash`;
+
+/** Every entry has its chain link (the hash chain was backfilled for older entries). */
+const ENTRY_FROM = 'journal_entries e LEFT JOIN entry_hashes h ON h.entry_seq = e.seq';
 
 const LINE_COLUMNS = `l.seq, l.id, l.entry_seq, l.account_id, a.account_number, a.name AS account_name,
   l.debit_amount, l.credit_amount, l.description`;
@@ -156,7 +159,7 @@ export function ledgerReads(q: SqliteQueries) {
     },
 
     async getEntry(id) {
-      const row = q.get<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE e.id = ?`, id);
+      const row = q.get<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} WHERE e.id = ?`, id);
       return row && withLines(q, [row])[0];
     },
 
@@ -177,7 +180,7 @@ export function ledgerReads(q: SqliteQueries) {
       }
       const direction = order === 'asc' ? 'ASC' : 'DESC';
       const rows = q.all<EntryRow>(
-        `SELECT ${ENTRY_COLUMNS} FROM journal_entries e ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+        `SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY e.entry_date ${direction}, e.seq ${direction} LIMIT ?`, ...params, request.limit + 1);
       const result = page(rows, request.limit, (row) => [row.entry_date, row.seq]);
       return { items: withLines(q, result.items), next: result.next };
@@ -193,6 +196,12 @@ export function ledgerReads(q: SqliteQueries) {
       return new Map(rows.map((row) => [row.currency_id, parseStoredAmount(row.debit_total) as bigint]));
     },
 
+    async currencyChainHeads() {
+      const rows = q.all<{ currency_id: string; chain_hash: string }>(
+        'SELECT currency_id, chain_hash FROM currency_totals WHERE chain_hash IS NOT NULL');
+      return new Map(rows.map((row) => [row.currency_id, row.chain_hash]));
+    },
+
     async getSetting(key) {
       return q.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', key)?.value;
     },
@@ -202,7 +211,7 @@ export function ledgerReads(q: SqliteQueries) {
     },
 
     async listEntriesInPostingOrder(request) {
-      const rows = q.all<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM journal_entries e WHERE e.seq > ? ORDER BY e.seq LIMIT ?`,
+      const rows = q.all<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} WHERE e.seq > ? ORDER BY e.seq LIMIT ?`,
         Number(request.after?.[0] ?? 0), request.limit + 1);
       const result = page(rows, request.limit, (row) => [row.seq]);
       return { items: withLines(q, result.items), next: result.next };

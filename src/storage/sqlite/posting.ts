@@ -5,6 +5,7 @@
  */
 import { currencyTotalOverflow } from '../../domain/errors.js';
 import { MAX_AMOUNT, parseStoredAmount, toDecimalString } from '../../domain/money/amount.js';
+import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
 import type { LedgerWrites } from '../../service/ports/ledger-store.js';
 import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
 import type { Param, SqliteQueries } from './queries.js';
@@ -57,10 +58,14 @@ export function postingWrites(q: SqliteQueries) {
     },
 
     async insertEntry(entry) {
-      // The write transaction is exclusive, so the total read here is the one this entry adds to.
-      const stored = q.get<{ debit_total: string }>('SELECT debit_total FROM currency_totals WHERE currency_id = ?', entry.currency_id);
+      // The write transaction is exclusive, so the total and chain head read here are the ones
+      // this entry adds to.
+      const stored = q.get<{ debit_total: string; chain_hash: string | null }>(
+        'SELECT debit_total, chain_hash FROM currency_totals WHERE currency_id = ?', entry.currency_id);
       const currencyTotal = (stored ? parseStoredAmount(stored.debit_total) : 0n) + entryDebitTotal(entry.lines);
       if (currencyTotal > MAX_AMOUNT) throw currencyTotalOverflow();
+      const previousHash = stored?.chain_hash ?? GENESIS_HASH;
+      const hash = entryHash(entry, previousHash);
       const entrySeq = q.run(`INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
         entry_type, reverses_id, created_by, posted_at, currency_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       entry.id, entry.entry_date, entry.description, entry.reference,
@@ -80,8 +85,11 @@ export function postingWrites(q: SqliteQueries) {
         addTotals(q, 'account_daily_totals', 'account_id = ? AND entry_date = ?', [accountId, entry.entry_date], sums,
           'INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total) VALUES (?, ?, ?, ?)');
       }
-      q.run(`INSERT INTO currency_totals (currency_id, debit_total) VALUES (?, ?)
-        ON CONFLICT (currency_id) DO UPDATE SET debit_total = excluded.debit_total`, entry.currency_id, toDecimalString(currencyTotal));
+      q.run('INSERT INTO entry_hashes (entry_seq, previous_hash, hash) VALUES (?, ?, ?)', entrySeq, previousHash, hash);
+      q.run(`INSERT INTO currency_totals (currency_id, debit_total, chain_hash) VALUES (?, ?, ?)
+        ON CONFLICT (currency_id) DO UPDATE SET debit_total = excluded.debit_total, chain_hash = excluded.chain_hash`,
+      entry.currency_id, toDecimalString(currencyTotal), hash);
+      return { previous_hash: previousHash, hash };
     },
 
     async setSetting(key, value) {

@@ -1,9 +1,20 @@
+import type Database from 'better-sqlite3';
+import { chainOf, type StoredEntryRow, type StoredLineRow } from '../shared/chain-backfill.js';
+
 /**
  * The SQLite schema, applied in order and recorded in `schema_migrations`. Amounts are decimal
  * TEXT (exact for the whole signed 128-bit range); sums are never computed by SQLite's 64-bit
  * SUM but kept as maintained totals updated in the posting transaction.
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export interface SqliteMigration {
+  version: number;
+  name: string;
+  sql: string;
+  /** Data the new schema needs, computed in JavaScript, in the migration's transaction. */
+  backfill?: (db: Database.Database) => void;
+}
+
+export const MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
     name: 'core ledger',
@@ -204,5 +215,67 @@ CREATE TABLE login_failures (
 CREATE INDEX login_failures_key ON login_failures(key, failed_at);
 CREATE INDEX login_failures_time ON login_failures(failed_at);
 `,
+  },
+  {
+    version: 5,
+    name: 'audit log',
+    sql: `
+-- Every change, login and logout, written in the transaction of the change itself. Keyed by its
+-- place in the log, (occurred_at, id): the table is the time index, and each filter's index
+-- (which carries the key) is already in log order. changes is JSON; hash is kept for a chain over
+-- the records.
+CREATE TABLE audit_log (
+  occurred_at     TEXT NOT NULL,
+  id              TEXT NOT NULL,
+  actor_id        TEXT,
+  credential_type TEXT CHECK (credential_type IN ('api_key', 'session')),
+  credential_id   TEXT,
+  request_id      TEXT,
+  action          TEXT NOT NULL,
+  target_type     TEXT,
+  target_id       TEXT,
+  changes         TEXT,
+  hash            TEXT,
+  PRIMARY KEY (occurred_at, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX audit_log_actor ON audit_log(actor_id) WHERE actor_id IS NOT NULL;
+CREATE INDEX audit_log_action ON audit_log(action);
+CREATE INDEX audit_log_target ON audit_log(target_id) WHERE target_id IS NOT NULL;
+
+-- The log is append-only, like posted history.
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit records are immutable'); END;
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit records are immutable'); END;
+`,
+  },
+  {
+    version: 6,
+    name: 'entry hash chain',
+    sql: `
+-- Each currency's entries form a SHA-256 chain in posting order (service/entry-hash.ts); the hash
+-- of the currency's last entry is kept on its totals row, which every post in it already writes.
+ALTER TABLE currency_totals ADD COLUMN chain_hash TEXT;
+CREATE TABLE entry_hashes (
+  entry_seq     INTEGER PRIMARY KEY REFERENCES journal_entries(seq),
+  previous_hash TEXT NOT NULL,
+  hash          TEXT NOT NULL
+) STRICT;
+CREATE TRIGGER entry_hashes_no_update BEFORE UPDATE ON entry_hashes
+BEGIN SELECT RAISE(ABORT, 'entry hashes are immutable'); END;
+CREATE TRIGGER entry_hashes_no_delete BEFORE DELETE ON entry_hashes
+BEGIN SELECT RAISE(ABORT, 'entry hashes are immutable'); END;
+`,
+    backfill(db) {
+      const entries = db.prepare(`SELECT seq, id, entry_date, description, reference, metadata, period_id, entry_type,
+        reverses_id, created_by, posted_at, currency_id FROM journal_entries ORDER BY seq`).all() as StoredEntryRow[];
+      const lines = db.prepare('SELECT entry_seq, id, account_id, debit_amount, credit_amount, description FROM journal_lines ORDER BY seq')
+        .all() as StoredLineRow[];
+      const { hashes, heads } = chainOf(entries, lines);
+      const insert = db.prepare('INSERT INTO entry_hashes (entry_seq, previous_hash, hash) VALUES (?, ?, ?)');
+      for (const { seq, previousHash, hash } of hashes) insert.run(seq, previousHash, hash);
+      const head = db.prepare('UPDATE currency_totals SET chain_hash = ? WHERE currency_id = ?');
+      for (const [currencyId, hash] of heads) head.run(hash, currencyId);
+    },
   },
 ];

@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
+import { auditReads, auditWrites } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
 import { postingWrites } from './posting.js';
 import { SqliteQueries } from './queries.js';
@@ -56,6 +57,7 @@ function migrate(db: Sqlite): void {
   const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
   const apply = db.transaction((migration: (typeof MIGRATIONS)[number]) => {
     db.exec(migration.sql);
+    migration.backfill?.(db);
     db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
       .run(migration.version, migration.name, new Date().toISOString());
   });
@@ -65,11 +67,11 @@ function migrate(db: Sqlite): void {
 }
 
 function readsOn(q: SqliteQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q) };
+  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
 }
 
 function txOn(q: SqliteQueries): LedgerTx {
-  return { ...readsOn(q), ...postingWrites(q), ...userWrites(q) };
+  return { ...readsOn(q), ...postingWrites(q), ...userWrites(q), ...auditWrites(q) };
 }
 
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */

@@ -17,8 +17,9 @@ export function userReads(q: SqliteQueries) {
     },
 
     async findUserByApiKeyHash(keyHash) {
-      const row = q.get<UserRow>('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?', keyHash);
-      return row && toUser(row);
+      const row = q.get<UserRow & { api_key_id: string }>(
+        'SELECT u.*, k.id AS api_key_id FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?', keyHash);
+      return row && { ...toUser(row), api_key_id: row.api_key_id };
     },
 
     async listUsers(request) {

@@ -148,7 +148,7 @@ describe('storage contract: users and API keys', () => {
     expect(await context.store.getUser(alice.id)).toMatchObject({ password_hash: null, permissions: {} });
   });
 
-  it('finds the user of an API key by its hash, and lists the keys as stored in id order', async () => {
+  it('finds the user of an API key by its hash, with the id of the key that matched, and lists the keys as stored in id order', async () => {
     const robot = serviceAccountFixture('robot');
     const alice = userFixture('alice');
     const keys = [apiKeyFixture(robot, 'z-robot'), apiKeyFixture(alice, 'a-alice', { created_at: '2026-03-01T00:00:00.000Z' }), apiKeyFixture(robot, 'm-robot')];
@@ -157,9 +157,9 @@ describe('storage contract: users and API keys', () => {
       await tx.insertUser(alice);
       for (const key of keys) await tx.insertApiKey(key);
     });
-    expect(await context.store.findUserByApiKeyHash('key-hash-z-robot')).toEqual(robot);
-    expect(await context.store.findUserByApiKeyHash('key-hash-m-robot')).toEqual(robot);
-    expect(await context.store.findUserByApiKeyHash('key-hash-a-alice')).toEqual(alice);
+    expect(await context.store.findUserByApiKeyHash('key-hash-z-robot')).toEqual({ ...robot, api_key_id: keys[0]!.id });
+    expect(await context.store.findUserByApiKeyHash('key-hash-m-robot')).toEqual({ ...robot, api_key_id: keys[2]!.id });
+    expect(await context.store.findUserByApiKeyHash('key-hash-a-alice')).toEqual({ ...alice, api_key_id: keys[1]!.id });
     expect(await context.store.findUserByApiKeyHash('key-hash-unknown')).toBeUndefined();
     expect(await context.store.allApiKeys()).toEqual([keys[1], keys[2], keys[0]]);
   });

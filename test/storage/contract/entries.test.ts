@@ -6,8 +6,9 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JournalEntry, JournalEntryView } from '../../../src/domain/types.js';
-import type { AccountLine, EntryFilter, LineScope, SortOrder } from '../../../src/service/ports/ledger-store.js';
+import type { AccountLine, ChainLink, EntryFilter, LineScope, SortOrder } from '../../../src/service/ports/ledger-store.js';
 import {
+  ChainModel,
   accountLinesOf, credit, debit, EntryFixtures, entryView, insertBooks, standardBooks,
 } from '../../../src/storage/contract/fixtures.js';
 import { expectLedgerError, freshStorePerTest, rejectionOf, walkPages } from './support.js';
@@ -24,12 +25,23 @@ describe('storage contract: journal entries', () => {
     await context.store.write((tx) => insertBooks(tx, books));
   });
 
+  let chain = new ChainModel();
+  beforeEach(() => { chain = new ChainModel(); });
+
+  /** Posts the entries in one job; each answer is the hash the chain model expects. */
   const post = async (...entries: JournalEntry[]) => {
-    await context.store.write(async (tx) => {
-      for (const entry of entries) await tx.insertEntry(entry);
+    const hashes = await context.store.write(async (tx) => {
+      const answered: ChainLink[] = [];
+      for (const entry of entries) answered.push(await tx.insertEntry(entry));
+      return answered;
     });
+    expect(hashes).toEqual(entries.map((entry) => chain.post(entry)));
     return entries;
   };
+
+  /** What getEntry answers for a posted entry, hash included. */
+  const view = (entry: JournalEntry, reversedById: string | null = null): JournalEntryView =>
+    ({ ...entryView(entry, books.accounts, reversedById), ...chain.linkOf(entry.id) });
 
   /** A simple sale: cash debited, sales credited. */
   const sale = (date: string, value: number, overrides: Partial<Parameters<EntryFixtures['entry']>[0]> = {}) =>
@@ -65,7 +77,7 @@ describe('storage contract: journal entries', () => {
         ],
       });
       await post(entry);
-      expect(await context.store.getEntry(entry.id)).toEqual(entryView(entry, books.accounts));
+      expect(await context.store.getEntry(entry.id)).toEqual(view(entry));
       expect((await context.store.getEntry(entry.id))!.lines.map((line) => line.id)).toEqual(['line-z', 'line-m', 'line-c', 'line-a']);
       expect(await context.store.getEntry('entry-unknown')).toBeUndefined();
     });
@@ -73,14 +85,14 @@ describe('storage contract: journal entries', () => {
     it('returns absent reference, metadata, creator and line descriptions as null', async () => {
       const [entry] = await post(sale('2026-01-05', 100));
       const stored = await context.store.getEntry(entry!.id);
-      expect(stored).toEqual(entryView(entry!, books.accounts));
+      expect(stored).toEqual(view(entry!));
       expect(stored).toMatchObject({ reference: null, metadata: null, created_by: null, reverses_id: null, reversed_by_id: null });
       expect(stored!.lines.map((line) => line.description)).toEqual([null, null]);
     });
 
     it('keeps a posted entry exactly as it was while other entries, reversals and failed posts come after it', async () => {
       const [original] = await post(sale('2026-01-05', 500, { metadata: { batch: 7 } }));
-      const expected = entryView(original!, books.accounts);
+      const expected = view(original!);
       await post(sale('2026-01-05', 1), sale('2026-03-01', 2));
       await rejectionOf(context.store.write((tx) => tx.insertEntry({ ...sale('2026-01-06', 9), id: original!.id })));
       expect(await context.store.getEntry(original!.id)).toEqual(expected);
@@ -98,8 +110,35 @@ describe('storage contract: journal entries', () => {
       const reversal = fixtures.reversal(original!, books.accounts, '2026-01-11', books.january);
       await post(reversal);
       expect((await context.store.getEntry(closing.id))?.entry_type).toBe('closing');
-      expect(await context.store.getEntry(reversal.id)).toEqual(entryView(reversal, books.accounts));
+      expect(await context.store.getEntry(reversal.id)).toEqual(view(reversal));
       expect((await context.store.getEntry(reversal.id))?.entry_type).toBe('reversal');
+    });
+  });
+
+  describe('the hash chain', () => {
+    it('chains each currency\'s entries in posting order, answers each hash, and keeps each currency\'s head', async () => {
+      expect(await context.store.currencyChainHeads()).toEqual(new Map());
+      const euro = (date: string, value: number) => fixtures.entry({ date, period: books.january, lines: [debit(books.till, value), credit(books.euroSales, value)] });
+      // Interleaved currencies, several entries in one job: `post` checks every answered hash against the model.
+      await post(sale('2026-01-05', 100), euro('2026-01-05', 7), sale('2026-01-03', 200));
+      await post(euro('2026-01-02', 9));
+      await post(sale('2026-01-09', 300, { metadata: { invoice: 'A-1', lines: [1, 2] }, reference: 'R-1' }));
+      expect(await context.store.currencyChainHeads()).toEqual(chain.heads);
+      const stored = (await context.store.listEntriesInPostingOrder({ limit: 10 })).items;
+      expect(stored.map((entry) => ({ previous_hash: entry.previous_hash, hash: entry.hash }))).toEqual(stored.map((entry) => chain.linkOf(entry.id)));
+      expect(new Set(stored.map((entry) => entry.hash)).size).toBe(stored.length);
+    });
+
+    it('does not move a chain for an entry that is refused or rolled back', async () => {
+      await post(sale('2026-01-05', 100));
+      const heads = await context.store.currencyChainHeads();
+      await expect(context.store.write(async (tx) => {
+        await tx.insertEntry(sale('2026-01-06', 5));
+        throw new Error('changed my mind');
+      })).rejects.toThrow('changed my mind');
+      expect(await context.store.currencyChainHeads()).toEqual(heads);
+      await post(sale('2026-01-07', 6));
+      expect(await context.store.currencyChainHeads()).toEqual(chain.heads);
     });
   });
 
@@ -109,9 +148,9 @@ describe('storage contract: journal entries', () => {
       expect((await context.store.getEntry(original!.id))?.reversed_by_id).toBeNull();
       const reversal = fixtures.reversal(original!, books.accounts, '2026-02-03', books.february);
       await post(reversal);
-      expect(await context.store.getEntry(original!.id)).toEqual(entryView(original!, books.accounts, reversal.id));
-      expect(await context.store.getEntry(reversal.id)).toEqual(entryView(reversal, books.accounts, null));
-      expect(await context.store.getEntry(other!.id)).toEqual(entryView(other!, books.accounts, null));
+      expect(await context.store.getEntry(original!.id)).toEqual(view(original!, reversal.id));
+      expect(await context.store.getEntry(reversal.id)).toEqual(view(reversal, null));
+      expect(await context.store.getEntry(other!.id)).toEqual(view(other!, null));
       const listed = (await context.store.listEntries({}, 'asc', { limit: 10 })).items;
       expect(listed.map((entry) => [entry.id, entry.reverses_id, entry.reversed_by_id])).toEqual([
         [original!.id, null, reversal.id], [other!.id, null, null], [reversal.id, original!.id, null],
@@ -187,7 +226,7 @@ describe('storage contract: journal entries', () => {
       const e = await postUnordered();
       const listed = (await context.store.listEntries({}, 'desc', { limit: 50 })).items;
       for (const entry of Object.values(e)) {
-        expect(listed.find((item) => item.id === entry.id)).toEqual(entryView(entry, books.accounts));
+        expect(listed.find((item) => item.id === entry.id)).toEqual(view(entry));
       }
     });
 
@@ -237,7 +276,7 @@ describe('storage contract: journal entries', () => {
       const postingOrder = Object.values(e);
       for (const limit of [1, 2, 5, 6, 10]) {
         const walked = await walkPages((request) => context.store.listEntriesInPostingOrder(request), limit);
-        expect(walked.items, `limit ${limit}`).toEqual(postingOrder.map((entry) => entryView(entry, books.accounts)));
+        expect(walked.items, `limit ${limit}`).toEqual(postingOrder.map((entry) => view(entry)));
       }
       expect(await context.store.countEntries()).toBe(6);
     });

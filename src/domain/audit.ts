@@ -1,0 +1,76 @@
+/**
+ * The audit trail's vocabulary: the closed set of actions, what one record holds, and the pure
+ * diff that turns an update into `{ field: { old, new } }`. Records are written by the service in
+ * the same transaction as the change they describe and are never changed afterwards.
+ */
+
+export const AUDIT_ACTIONS = [
+  'currency.create', 'currency.update',
+  'account.create', 'account.update',
+  'period.create', 'period.close',
+  'journal_entry.create', 'journal_entry.reverse',
+  'settings.update',
+  'user.create', 'service_account.create', 'user.update',
+  'auth.login', 'auth.login_failed', 'auth.refresh', 'auth.refresh_reused', 'auth.logout',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
+
+export const AUDIT_TARGET_TYPES = ['currency', 'account', 'period', 'journal_entry', 'settings', 'user'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** How the actor proved who it is: an API key, or a login session (its refresh-token family). */
+export type CredentialType = 'api_key' | 'session';
+
+export interface FieldChange {
+  old: unknown;
+  new: unknown;
+}
+
+/** Changed fields of one record: old and new values (a create has `old: null` throughout). */
+export type FieldChanges = Record<string, FieldChange>;
+
+export interface AuditRecord {
+  /** UUIDv7. */
+  id: string;
+  /** ISO 8601 UTC; the record's place in the log is (occurred_at, id). */
+  occurred_at: string;
+  /** The user who acted; null when nobody authenticated (the local operator, a failed login, the first-user setup). */
+  actor_id: string | null;
+  credential_type: CredentialType | null;
+  /** The API key's id or the session's id (never the key or token itself); null when unknown. */
+  credential_id: string | null;
+  /** The HTTP request's id; null from the command line. */
+  request_id: string | null;
+  action: AuditAction;
+  target_type: AuditTargetType | null;
+  target_id: string | null;
+  changes: FieldChanges | null;
+  /** Reserved for a hash chain over the log; null until it exists. */
+  hash: string | null;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  // Values are JSON data (permissions objects at most), so their JSON text compares them.
+  return typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The listed fields whose value differs between `before` and `after`, with both values. */
+export function fieldChanges<T extends object>(before: T, after: T, fields: readonly (keyof T & string)[]): FieldChanges {
+  const changes: FieldChanges = {};
+  for (const field of fields) {
+    if (!sameValue(before[field], after[field])) changes[field] = { old: before[field], new: after[field] };
+  }
+  return changes;
+}
+
+/** A created record's listed fields, each as a change from null. */
+export function initialValues<T extends object>(created: T, fields: readonly (keyof T & string)[]): FieldChanges {
+  const changes: FieldChanges = {};
+  for (const field of fields) changes[field] = { old: null, new: created[field] };
+  return changes;
+}

@@ -1,0 +1,56 @@
+/**
+ * The tamper-evident chain of journal entries. Each currency's entries form one chain, in the
+ * order they were posted: an entry's `hash` is the SHA-256 (lower-case hex) of its canonical form,
+ * which includes the hash of the currency's previous entry (64 zeros for the first). Changing,
+ * removing or inserting any entry behind the service's back changes every later hash of the
+ * chain, which `ledger verify` recomputes.
+ *
+ * The canonical form is the compact JSON (no spaces; strings escaped as JSON.stringify does) of
+ *   ["ledger-entry-v1", previous_hash, id, entry_date, description, reference, metadata,
+ *    period_id, entry_type, reverses_id, created_by, posted_at, currency_id,
+ *    [[line_id, account_id, debit_amount, credit_amount, line_description], ...]]
+ * with every value exactly as the API shows it: amounts as integer strings, absent values as
+ * null, `metadata` as the compact JSON of the API's object (or null), lines in the entry's order.
+ * docs/api.md shows how to recompute a chain in a few lines of Python.
+ *
+ * One chain per currency, because each currency's total is already the one row every post in that
+ * currency locks: chaining on it adds no new point where posts queue.
+ */
+import { createHash } from 'node:crypto';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** What the hash covers: an entry as stored (amounts as bigint or integer strings). */
+export interface HashedEntry {
+  id: string;
+  entry_date: string;
+  description: string;
+  reference: string | null;
+  metadata: Record<string, unknown> | null;
+  period_id: string;
+  entry_type: string;
+  reverses_id: string | null;
+  created_by: string | null;
+  posted_at: string;
+  currency_id: string;
+  lines: readonly {
+    id: string;
+    account_id: string;
+    debit_amount: bigint | string;
+    credit_amount: bigint | string;
+    description: string | null;
+  }[];
+}
+
+export function canonicalEntry(entry: HashedEntry, previousHash: string): string {
+  return JSON.stringify([
+    'ledger-entry-v1', previousHash, entry.id, entry.entry_date, entry.description, entry.reference,
+    entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type, entry.reverses_id,
+    entry.created_by, entry.posted_at, entry.currency_id,
+    entry.lines.map((line) => [line.id, line.account_id, String(line.debit_amount), String(line.credit_amount), line.description]),
+  ]);
+}
+
+export function entryHash(entry: HashedEntry, previousHash: string): string {
+  return createHash('sha256').update(canonicalEntry(entry, previousHash)).digest('hex');
+}

@@ -1,0 +1,185 @@
+/**
+ * Storage contract: the audit log. Records read back exactly as appended; they are listed in log
+ * order, (occurred_at, id), newest or oldest first, keyset-paged and filtered by actor, action,
+ * target and UTC calendar day; and a record commits or rolls back with the job that wrote it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AuditRecord } from '../../../src/domain/audit.js';
+import type { AuditLogFilter } from '../../../src/service/ports/ledger-store.js';
+import { auditRecordFixture, currencyFixture } from '../../../src/storage/contract/fixtures.js';
+import { expectLedgerError, freshStorePerTest, rejectionOf, walkPages } from './support.js';
+
+const ids = (records: readonly { id: string }[]) => records.map((record) => record.id);
+
+/** Log order: occurred_at, then id. */
+const byLogOrder = (a: AuditRecord, b: AuditRecord) =>
+  a.occurred_at < b.occurred_at ? -1 : a.occurred_at > b.occurred_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+describe('storage contract: the audit log', () => {
+  const context = freshStorePerTest();
+
+  const append = async (...records: AuditRecord[]) => {
+    await context.store.write(async (tx) => {
+      for (const record of records) await tx.insertAuditRecord(record);
+    });
+    return records;
+  };
+
+  const listAll = async (filter: AuditLogFilter, limit = 500) =>
+    (await walkPages((page) => context.store.listAuditLog(filter, page), limit)).items;
+
+  it('reads a record back exactly as appended, every field, nested changes and nulls included', async () => {
+    const full = auditRecordFixture(1, {
+      action: 'user.update', target_type: 'user', target_id: 'user-bob', hash: 'hash-0001',
+      changes: {
+        name: { old: 'Bob', new: 'Bób «Ünïcødé» ✓ "quoted"\\n' },
+        permissions: { old: { 'journals:create': true }, new: { 'journals:create': false, admin: true } },
+        is_active: { old: true, new: false },
+        xbrl_tag: { old: null, new: '' },
+      },
+    });
+    const bare = auditRecordFixture(2, {
+      actor_id: null, credential_type: null, credential_id: null, request_id: null, action: 'auth.login_failed',
+      target_type: null, target_id: null, changes: null,
+    });
+    const session = auditRecordFixture(3, { credential_type: 'session', credential_id: 'family-1', changes: {} });
+    await append(full, bare, session);
+    expect(await listAll({ order: 'asc' })).toEqual([full, bare, session]);
+  });
+
+  it('answers an empty page for an empty log', async () => {
+    expect(await context.store.listAuditLog({}, { limit: 5 })).toEqual({ items: [], next: undefined });
+  });
+
+  it('lists newest first by default and oldest first on request, ordering records of the same instant by id', async () => {
+    const sameInstant = '2026-03-01T10:00:00.000Z';
+    const records = [
+      auditRecordFixture(5), auditRecordFixture(1),
+      auditRecordFixture(30, { id: 'audit-b', occurred_at: sameInstant }),
+      auditRecordFixture(31, { id: 'audit-a', occurred_at: sameInstant }),
+      auditRecordFixture(32, { id: 'audit-c', occurred_at: sameInstant }),
+      auditRecordFixture(3),
+    ];
+    // Appended out of log order, across several jobs.
+    await append(...records.slice(0, 3));
+    await append(...records.slice(3));
+    const ascending = [...records].sort(byLogOrder);
+    expect(ids(await listAll({ order: 'asc' }))).toEqual(ids(ascending));
+    expect(ids(await listAll({}))).toEqual(ids(ascending).reverse());
+    expect(ids(await listAll({ order: 'desc' }))).toEqual(ids(ascending).reverse());
+  });
+
+  it('walks keyset pages of every size to the end, each record exactly once, in both orders', async () => {
+    const records = Array.from({ length: 23 }, (_, index) => auditRecordFixture(index + 1, {
+      // Every third record shares its instant with the next, so pages also split ties.
+      occurred_at: new Date(Date.parse('2026-02-01T00:00:00.000Z') + Math.floor(index / 3) * 1000).toISOString(),
+    }));
+    await append(...records);
+    const ascending = ids([...records].sort(byLogOrder));
+    for (const limit of [1, 2, 5, 22, 23, 24]) {
+      expect(ids(await listAll({ order: 'asc' }, limit)), `asc, limit ${limit}`).toEqual(ascending);
+      expect(ids(await listAll({ order: 'desc' }, limit)), `desc, limit ${limit}`).toEqual([...ascending].reverse());
+    }
+  });
+
+  it('filters by actor, action and target, alone and together, paging within the filter', async () => {
+    const records = [
+      auditRecordFixture(1, { actor_id: 'user-ann', action: 'account.create', target_id: 'account-1000' }),
+      auditRecordFixture(2, { actor_id: 'user-ann', action: 'account.update', target_id: 'account-1000' }),
+      auditRecordFixture(3, { actor_id: 'user-bob', action: 'account.update', target_id: 'account-2000' }),
+      auditRecordFixture(4, { actor_id: null, credential_type: null, credential_id: null, action: 'account.update', target_id: 'account-1000' }),
+      auditRecordFixture(5, { actor_id: 'user-ann', action: 'auth.login', target_type: 'user', target_id: 'user-ann' }),
+      auditRecordFixture(6, { actor_id: null, action: 'auth.login_failed', target_type: null, target_id: null, changes: null }),
+      auditRecordFixture(7, { actor_id: 'user-ann', action: 'account.update', target_id: 'account-1000' }),
+    ];
+    await append(...records);
+    const expectIds = async (filter: AuditLogFilter, expected: number[]) => {
+      const want = expected.map((n) => records[n - 1]!.id);
+      for (const limit of [1, 2, 50]) {
+        expect(ids(await listAll({ ...filter, order: 'asc' }, limit)), JSON.stringify(filter)).toEqual(want);
+        expect(ids(await listAll({ ...filter, order: 'desc' }, limit)), JSON.stringify(filter)).toEqual([...want].reverse());
+      }
+    };
+    await expectIds({ actor_id: 'user-ann' }, [1, 2, 5, 7]);
+    await expectIds({ action: 'account.update' }, [2, 3, 4, 7]);
+    await expectIds({ target_id: 'account-1000' }, [1, 2, 4, 7]);
+    await expectIds({ actor_id: 'user-ann', action: 'account.update', target_id: 'account-1000' }, [2, 7]);
+    await expectIds({ action: 'auth.login_failed' }, [6]);
+    await expectIds({ actor_id: 'user-nobody' }, []);
+    await expectIds({ action: 'period.close' }, []);
+  });
+
+  it('filters by inclusive UTC calendar days of occurred_at, to the millisecond at both ends', async () => {
+    const at = (n: number, occurred_at: string) => auditRecordFixture(n, { occurred_at });
+    const records = [
+      at(1, '2026-03-14T23:59:59.999Z'),
+      at(2, '2026-03-15T00:00:00.000Z'),
+      at(3, '2026-03-15T12:00:00.000Z'),
+      at(4, '2026-03-16T23:59:59.999Z'),
+      at(5, '2026-03-17T00:00:00.000Z'),
+      at(6, '2026-12-31T23:59:59.999Z'),
+      at(7, '2027-01-01T00:00:00.000Z'),
+    ];
+    await append(...records);
+    const days = async (filter: AuditLogFilter) => ids(await listAll({ ...filter, order: 'asc' }, 2)).map((id) => Number(id.slice(-4)));
+    expect(await days({ start_date: '2026-03-15' })).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(await days({ end_date: '2026-03-16' })).toEqual([1, 2, 3, 4]);
+    expect(await days({ start_date: '2026-03-15', end_date: '2026-03-15' })).toEqual([2, 3]);
+    expect(await days({ start_date: '2026-03-15', end_date: '2026-03-16' })).toEqual([2, 3, 4]);
+    expect(await days({ start_date: '2026-12-31', end_date: '2026-12-31' })).toEqual([6]);
+    expect(await days({ start_date: '2026-04-01', end_date: '2026-04-30' })).toEqual([]);
+    expect(await days({ start_date: '2026-03-17', end_date: '2026-03-15' })).toEqual([]);
+    expect(await days({ start_date: '2026-03-15', end_date: '2026-03-16', action: 'account.update', actor_id: 'user-admin' })).toEqual([2, 3, 4]);
+  });
+
+  it('shows a record to reads inside the job that appended it, and to everyone once committed', async () => {
+    const record = auditRecordFixture(1);
+    const seenInside = await context.store.write(async (tx) => {
+      await tx.insertAuditRecord(record);
+      return (await tx.listAuditLog({}, { limit: 5 })).items;
+    });
+    expect(seenInside).toEqual([record]);
+    expect((await context.store.listAuditLog({}, { limit: 5 })).items).toEqual([record]);
+    expect(await context.store.read(async (reads) => (await reads.listAuditLog({}, { limit: 5 })).items)).toEqual([record]);
+  });
+
+  it('keeps every record of a job that appends thousands', async () => {
+    const records = Array.from({ length: 2_345 }, (_, index) => auditRecordFixture(index + 1));
+    await append(...records);
+    expect(ids(await listAll({ order: 'asc' }, 200))).toEqual(ids(records));
+  });
+
+  it('rolls a record back with a job that fails, and keeps the records of the jobs beside it', async () => {
+    const kept = auditRecordFixture(1);
+    const lost = auditRecordFixture(2);
+    const alsoKept = auditRecordFixture(3);
+    const results = await Promise.allSettled([
+      append(kept),
+      context.store.write(async (tx) => {
+        await tx.insertAuditRecord(lost);
+        throw new Error('the change failed');
+      }),
+      append(alsoKept),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(ids(await listAll({ order: 'asc' }))).toEqual(ids([kept, alsoKept]));
+  });
+
+  it('rolls a record back with the change it describes when that change is refused', async () => {
+    const usd = currencyFixture('USD');
+    await context.store.write((tx) => tx.insertCurrency(usd));
+    await expectLedgerError(context.store.write(async (tx) => {
+      await tx.insertAuditRecord(auditRecordFixture(1, { action: 'currency.create', target_type: 'currency', target_id: 'currency-usd-2' }));
+      await tx.insertCurrency(currencyFixture('USD', { id: 'currency-usd-2', caip19_id: 'test:0/token:other' }));
+    }), 'DUPLICATE', 'code');
+    expect(await listAll({})).toEqual([]);
+  });
+
+  it('refuses a second record at the same place in the log, and keeps the first', async () => {
+    const first = auditRecordFixture(1);
+    await append(first);
+    // Ids are UUIDv7, so this is a bug's doing; the store refuses it rather than keep two.
+    expect((await rejectionOf(append(auditRecordFixture(1, { action: 'period.create' })))).code).toBe('DUPLICATE');
+    expect(await listAll({})).toEqual([first]);
+  });
+});
