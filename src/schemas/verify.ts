@@ -26,5 +26,9 @@ export const VerifyResult = Type.Object({
     currencies: Type.Integer(),
   }),
   checks: Type.Array(Type.String(), { description: 'The checks that ran, in order' }),
+  chain_heads: Type.Array(Type.Object({
+    currency_id: Id,
+    hash: Type.String({ description: 'The hash of the currency\'s last entry in its chain, as stored' }),
+  }), { description: 'Each currency\'s chain head: keep or publish them to detect a rewritten history later' }),
 });
 export type VerifyResultView = Static<typeof VerifyResult>;

@@ -19,6 +19,13 @@ export type VerifyProgress = (checkedEntries: number, totalEntries: number) => v
 
 const PAGE_SIZE = 1000;
 
+/**
+ * The problem listed when the store holds a value that cannot be read at all (an amount edited into
+ * something that is not an integer: every stored amount is read through parseStoredAmount, which
+ * refuses it). The scan cannot go past it, so the verification stops there and says so.
+ */
+const UNREADABLE = 'stored_values';
+
 export async function verifyLedger(ctx: ServiceContext, actor: Actor, onProgress?: VerifyProgress): Promise<VerifyResultView> {
   requirePermission(actor, 'admin');
   return ctx.store.read((reads) => verifyReads(reads, LEDGER_CHECKS, onProgress));
@@ -29,10 +36,30 @@ export async function verifyReads(reads: LedgerReads, definitions: readonly Chec
   onProgress?: VerifyProgress): Promise<VerifyResultView> {
   const books = await readBooks(reads);
   const tally = new LineTally();
-  const problems = new ProblemLog();
+  const problems = new ProblemLog([UNREADABLE, ...definitions.map((definition) => definition.name)]);
   const checks: LedgerCheck[] = definitions.map((definition) => definition.create({
     reads, books, tally, report: (problem) => problems.add({ check: definition.name, ...problem }),
   }));
+  try {
+    await runChecks(reads, checks, tally, onProgress);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    problems.add({ check: UNREADABLE, message: `${error.message}; the verification stopped after ${tally.entries} entries` });
+  }
+  const heads = [...await reads.currencyChainHeads()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    ok: problems.size === 0,
+    problems: problems.all(),
+    checked: {
+      entries: tally.entries, lines: tally.lines, accounts: books.accounts.size, periods: books.periods.length, currencies: books.currencies.length,
+    },
+    checks: definitions.map((definition) => definition.name),
+    chain_heads: heads.map(([currencyId, hash]) => ({ currency_id: currencyId, hash })),
+  };
+}
+
+/** Streams every entry past the checks, then runs their final passes. */
+async function runChecks(reads: LedgerReads, checks: readonly LedgerCheck[], tally: LineTally, onProgress?: VerifyProgress): Promise<void> {
   const entryChecks = checks.filter((check) => check.entry !== undefined);
   const total = onProgress === undefined ? 0 : await reads.countEntries();
   let page = await reads.listEntriesInPostingOrder({ limit: PAGE_SIZE });
@@ -46,13 +73,4 @@ export async function verifyReads(reads: LedgerReads, definitions: readonly Chec
     page = await reads.listEntriesInPostingOrder({ limit: PAGE_SIZE, after: page.next });
   }
   for (const check of checks) await check.finish?.();
-  const listed = problems.all();
-  return {
-    ok: problems.size === 0,
-    problems: listed,
-    checked: {
-      entries: tally.entries, lines: tally.lines, accounts: books.accounts.size, periods: books.periods.length, currencies: books.currencies.length,
-    },
-    checks: definitions.map((definition) => definition.name),
-  };
 }

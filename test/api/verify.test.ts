@@ -10,7 +10,7 @@ import { type AdminCall, TAMPERING, type VerifyBooks, buildVerifyBooks } from '.
 
 const EVERY_CHECK = [
   'entry_lines', 'entry_balance', 'entry_currency', 'periods', 'entry_period', 'posted_after_close', 'reversal', 'closing_entry',
-  'account_totals', 'period_totals', 'daily_totals', 'currency_totals',
+  'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain',
 ];
 
 function adminCall(api: ApiFixture): AdminCall {
@@ -43,6 +43,11 @@ describe('verify on sound books', () => {
       problems: [],
       checked: { entries: books.entryCount, lines: books.lineCount, accounts: 9, periods: 3, currencies: 2 },
       checks: EVERY_CHECK,
+      // Each currency's head is the hash of its last entry.
+      chain_heads: [
+        { currency_id: books.currencies.usd, hash: books.entries.marchRent.hash },
+        { currency_id: books.currencies.eur, hash: books.entries.eurInterest.hash },
+      ].sort((a, b) => (a.currency_id < b.currency_id ? -1 : 1)),
     });
   });
 
@@ -95,7 +100,8 @@ describe('verify names the damage done behind the service\'s back', () => {
     expect(result.problems).toContainEqual(expect.objectContaining({
       check: 'currency_totals', currency_id: books.currencies.usd, expected: '238700', found: '238200',
     }));
-    expect(checksOf(result)).toEqual(['account_totals', 'currency_totals', 'daily_totals', 'entry_balance', 'period_totals']);
+    expect(result.problems).toContainEqual(expect.objectContaining({ check: 'hash_chain', entry_id: marchSale.id }));
+    expect(checksOf(result)).toEqual(['account_totals', 'currency_totals', 'daily_totals', 'entry_balance', 'hash_chain', 'period_totals']);
   });
 
   it('a deleted line: the entry left with one line, unbalanced', async () => {
@@ -109,12 +115,38 @@ describe('verify names the damage done behind the service\'s back', () => {
     expect(result.problems).toContainEqual(expect.objectContaining({ check: 'account_totals', account_id: books.accounts.cash }));
   });
 
-  // TODO(hash chain): enable once entries carry a hash. Nothing but the chain can see an edited
-  // description: no total, balance or pairing depends on it (February's rent is not reversed).
-  // Expected: result.ok === false and result.problems contains
-  //   expect.objectContaining({ check: 'hash_chain', entry_id: books.entries.februaryRent.id })
-  // after TAMPERING.setEntryColumn(api.location, februaryRent.id, 'description', 'February rent (edited)').
-  it.todo('an edited description: the entry whose hash no longer matches (hash chain)');
+  it('an edited description: the entry whose hash no longer matches its content (only the hash chain can see it)', async () => {
+    // No total, balance or pairing depends on a description (February's rent is not reversed).
+    const { api, books } = await freshBooks();
+    const { februaryRent } = books.entries;
+    await TAMPERING.setEntryColumn(api.location, februaryRent.id, 'description', 'February rent (edited)');
+    const result = await verify(api);
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual([expect.objectContaining({
+      check: 'hash_chain', entry_id: februaryRent.id, currency_id: books.currencies.usd, found: februaryRent.hash,
+    })]);
+  });
+
+  it('a removed entry (lines, hash and all): the chain breaks at the entry after it', async () => {
+    const { api, books } = await freshBooks();
+    const { februaryRent, lateInvoice } = books.entries;
+    await TAMPERING.deleteEntry(api.location, februaryRent.id);
+    const result = await verify(api);
+    // The next entry in dollars names the removed entry's hash as its previous one.
+    expect(result.problems).toContainEqual(expect.objectContaining({
+      check: 'hash_chain', entry_id: lateInvoice.id, currency_id: books.currencies.usd, found: februaryRent.hash,
+    }));
+    expect(result.problems.filter((problem: { check: string }) => problem.check === 'hash_chain')).toHaveLength(1);
+  });
+
+  it('a changed chain head: the currency', async () => {
+    const { api, books } = await freshBooks();
+    await TAMPERING.setChainHead(api.location, books.currencies.eur, 'f'.repeat(64));
+    const result = await verify(api);
+    expect(result.problems).toEqual([expect.objectContaining({
+      check: 'hash_chain', currency_id: books.currencies.eur, expected: books.entries.eurInterest.hash, found: 'f'.repeat(64),
+    })]);
+  });
 
   it.each([
     {
@@ -165,7 +197,7 @@ describe('verify names the damage done behind the service\'s back', () => {
     const result = await verify(api);
     expect(result.problems).toEqual([expect.objectContaining({
       check: 'posted_after_close', entry_id: januaryRent.id, period_id: books.periods.january, found: '2027-01-01T00:00:00.000Z',
-    })]);
+    }), expect.objectContaining({ check: 'hash_chain', entry_id: januaryRent.id })]);
   });
 
   it('a changed closing entry: the closing entry and its period, against what the close computes', async () => {

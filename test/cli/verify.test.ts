@@ -48,7 +48,7 @@ describe('ledger verify on sound books', () => {
   it('prints what it checked and "no problems", exit 0', () => {
     const run = ledger(['verify'], { db: pristine });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(run.stdout).toBe(`Verified ${books.entryCount} entries (${books.lineCount} lines), 9 accounts, 3 periods, 2 currencies; 12 checks: no problems.\n`);
+    expect(run.stdout).toBe(`Verified ${books.entryCount} entries (${books.lineCount} lines), 9 accounts, 3 periods, 2 currencies; 13 checks: no problems.\n`);
   });
 
   it('--json prints exactly what GET /api/v1/verify answers, exit 0', () => {
@@ -72,10 +72,10 @@ describe('ledger verify on damaged books', () => {
     const run = ledger(['verify'], { db });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 1, stderr: '' });
     const [summary, blank, header, ...rows] = run.stdout.trimEnd().split('\n');
-    expect(summary).toMatch(/^Verified 16 entries .*: 5 problems found\.$/);
+    expect(summary).toMatch(/^Verified 16 entries .*: 6 problems found\.$/);
     expect(blank).toBe('');
     expect(tableCells(header!)[0]).toEqual(['Check', 'Where', 'Problem']);
-    expect(rows.map((row) => tableCells(row)[0]![0])).toEqual(['entry_balance', 'account_totals', 'period_totals', 'daily_totals', 'currency_totals']);
+    expect(rows.map((row) => tableCells(row)[0]![0])).toEqual(['entry_balance', 'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain']);
     expect(tableCells(rows[0]!)[0]!.slice(1)).toEqual([
       `entry ${marchSale.id}, currency ${books.currencies.usd}`,
       `Entry ${marchSale.id} (2026-03-05) does not balance: debits 4500, credits 4000 (expected credits 4500; found credits 4000)`,
@@ -112,8 +112,22 @@ describe('ledger verify on damaged books', () => {
     }));
   });
 
-  // TODO(hash chain): enable with the chain check. Expected: exit 1 and a problem
-  //   { check: 'hash_chain', entry_id: books.entries.februaryRent.id }
-  // after TAMPERING.setEntryColumn(db, books.entries.februaryRent.id, 'description', 'February rent (edited)').
-  it.todo('an edited description: exit 1, the entry named (hash chain)');
+  it('an amount that is not a number any more: exit 1, says it cannot read it and stopped there', async () => {
+    const db = damagedCopy();
+    await TAMPERING.changeLineAmount(db, books.entries.marchSale.lines[0]!.id, '12abc');
+    const json = verifyJson(db);
+    expect(json.status).toBe(1);
+    expect(json.data.problems).toEqual([{
+      check: 'stored_values',
+      message: expect.stringMatching(/^stored amount "12abc" is not an integer within the signed 128-bit range; the verification stopped after \d+ entries$/),
+    }]);
+  });
+
+  it('an edited description: exit 1, the entry named (hash chain)', async () => {
+    const db = damagedCopy();
+    await TAMPERING.setEntryColumn(db, books.entries.februaryRent.id, 'description', 'February rent (edited)');
+    const json = verifyJson(db);
+    expect(json.status).toBe(1);
+    expect(json.data.problems).toEqual([expect.objectContaining({ check: 'hash_chain', entry_id: books.entries.februaryRent.id })]);
+  });
 });

@@ -13,6 +13,7 @@ export type AdminCall = (method: string, path: string, body?: unknown) => Promis
 
 export interface PostedEntry {
   id: string;
+  hash: string;
   lines: { id: string; account_id: string; debit_amount: string; credit_amount: string }[];
 }
 
@@ -101,15 +102,17 @@ export type VerifyBooks = Awaited<ReturnType<typeof buildVerifyBooks>>;
 
 /**
  * Lets raw SQL change posted history: drops (SQLite) or disables (PostgreSQL) the triggers that
- * refuse UPDATE and DELETE on journal entries and lines.
+ * refuse UPDATE and DELETE on journal entries, their lines and their hashes.
  */
 export async function allowHistoryEdits(location: string): Promise<void> {
   if (parseDatabaseLocation(location).kind === 'postgres') {
-    await rawQuery(location, 'ALTER TABLE journal_entries DISABLE TRIGGER journal_entries_immutable');
-    await rawQuery(location, 'ALTER TABLE journal_lines DISABLE TRIGGER journal_lines_immutable');
+    for (const table of ['journal_entries', 'journal_lines', 'entry_hashes']) {
+      await rawQuery(location, `ALTER TABLE ${table} DISABLE TRIGGER ${table}_immutable`);
+    }
     return;
   }
-  for (const trigger of ['journal_entries_no_update', 'journal_entries_no_delete', 'journal_lines_no_update', 'journal_lines_no_delete']) {
+  for (const trigger of ['journal_entries_no_update', 'journal_entries_no_delete', 'journal_lines_no_update', 'journal_lines_no_delete',
+    'entry_hashes_no_update', 'entry_hashes_no_delete']) {
     await rawQuery(location, `DROP TRIGGER IF EXISTS ${trigger}`);
   }
 }
@@ -128,6 +131,17 @@ export const TAMPERING = {
   async setEntryColumn(location: string, entryId: string, column: 'description' | 'entry_date' | 'posted_at', value: string): Promise<void> {
     await allowHistoryEdits(location);
     await rawQuery(location, `UPDATE journal_entries SET ${column} = $1 WHERE id = $2`, [value, entryId]);
+  },
+  /** Removes an entry with its lines and its hash, as if it had never been posted (its totals stay). */
+  async deleteEntry(location: string, entryId: string): Promise<void> {
+    await allowHistoryEdits(location);
+    for (const table of ['journal_lines', 'entry_hashes']) {
+      await rawQuery(location, `DELETE FROM ${table} WHERE entry_seq = (SELECT seq FROM journal_entries WHERE id = $1)`, [entryId]);
+    }
+    await rawQuery(location, 'DELETE FROM journal_entries WHERE id = $1', [entryId]);
+  },
+  async setChainHead(location: string, currencyId: string, hash: string): Promise<void> {
+    await rawQuery(location, 'UPDATE currency_totals SET chain_hash = $1 WHERE currency_id = $2', [hash, currencyId]);
   },
   /** Adds `delta` to a maintained debit total: `table` with its key columns and values. */
   async bumpTotal(location: string, table: string, key: Record<string, string>, delta: bigint): Promise<void> {

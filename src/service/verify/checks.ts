@@ -7,6 +7,7 @@ import { closingEntryCheck } from './closing-check.js';
 import {
   entryBalanceCheck, entryCurrencyCheck, entryLinesCheck, entryPeriodCheck, periodsCheck, postedAfterCloseCheck,
 } from './entry-checks.js';
+import { hashChainCheck } from './hash-chain-check.js';
 import { reversalCheck } from './reversal-check.js';
 import { accountTotalsCheck, currencyTotalsCheck, dailyTotalsCheck, periodTotalsCheck } from './totals-checks.js';
 
@@ -23,4 +24,5 @@ export const LEDGER_CHECKS: readonly CheckDefinition[] = [
   periodTotalsCheck,
   dailyTotalsCheck,
   currencyTotalsCheck,
+  hashChainCheck,
 ];

@@ -14,6 +14,9 @@ export class ProblemLog {
   private readonly omitted = new Map<string, number>();
   private readonly counts = new Map<string, number>();
 
+  /** `checks`: the checks' names in the order their problems are listed. */
+  constructor(private readonly checks: readonly string[]) {}
+
   add(problem: Problem): void {
     const count = (this.counts.get(problem.check) ?? 0) + 1;
     this.counts.set(problem.check, count);
@@ -25,17 +28,26 @@ export class ProblemLog {
     return [...this.counts.values()].reduce((sum, count) => sum + count, 0);
   }
 
-  /** Every listed problem, then one line per check that found more than it lists. */
+  /**
+   * Every listed problem, check by check in the checks' order (each check's in the order found),
+   * each check's followed by a line saying how many more it found when it found more than it lists.
+   */
   all(): Problem[] {
-    const summaries = [...this.omitted].map(([check, count]): Problem => ({
-      check, message: `${count} more problem${count === 1 ? '' : 's'} of this check ${count === 1 ? 'is' : 'are'} not listed`,
-    }));
-    return [...this.listed, ...summaries];
+    const rank = (check: string) => {
+      const index = this.checks.indexOf(check);
+      return index === -1 ? this.checks.length : index;
+    };
+    const ordered: Problem[] = [];
+    for (const check of [...this.counts.keys()].sort((a, b) => rank(a) - rank(b))) {
+      ordered.push(...this.listed.filter((problem) => problem.check === check));
+      const more = this.omitted.get(check);
+      if (more !== undefined) {
+        ordered.push({ check, message: `${more} more problem${more === 1 ? '' : 's'} of this check ${more === 1 ? 'is' : 'are'} not listed` });
+      }
+    }
+    return ordered;
   }
 }
-
-/** A function a check calls for each problem it finds. */
-export type Report = (problem: Problem) => void;
 
 /** Gross debit and credit sums, as the problems show them. */
 export function describeTotals(totals: { debit_total: bigint; credit_total: bigint } | undefined): string {

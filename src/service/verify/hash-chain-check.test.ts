@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { AmountMinor } from '../../domain/money/amount.js';
+import type { JournalEntryView } from '../../domain/types.js';
+import { entryHash, GENESIS_HASH } from '../entry-hash.js';
+import type { LedgerReads } from '../ports/ledger-store.js';
+import type { Books } from './books.js';
+import type { Problem } from './problems.js';
+import { hashChainCheck } from './hash-chain-check.js';
+import { LineTally } from './line-tally.js';
+
+/** A chain of `count` entries in one currency, each hashed on the one before. */
+function chain(count: number, currency = 'usd'): JournalEntryView[] {
+  const entries: JournalEntryView[] = [];
+  let previous = GENESIS_HASH;
+  for (let index = 0; index < count; index += 1) {
+    const entry: JournalEntryView = {
+      id: `${currency}-${index}`, entry_date: '2026-03-01', description: `Entry ${index}`, reference: null, metadata: null,
+      period_id: 'p', entry_type: 'standard', reverses_id: null, reversed_by_id: null, created_by: null,
+      posted_at: '2026-03-01T00:00:00.000Z', currency_id: currency, previous_hash: previous, hash: '',
+      lines: [
+        { id: `l${index}a`, account_id: 'cash', account_number: '1000', account_name: 'Cash', debit_amount: 5n as AmountMinor, credit_amount: 0n as AmountMinor, description: null },
+        { id: `l${index}b`, account_id: 'sales', account_number: '4000', account_name: 'Sales', debit_amount: 0n as AmountMinor, credit_amount: 5n as AmountMinor, description: null },
+      ],
+    };
+    entry.hash = entryHash(entry, previous);
+    previous = entry.hash;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/** Runs the check over the entries in the given (posting) order, with the store's chain heads. */
+async function problemsOf(entries: readonly JournalEntryView[], heads: Map<string, string>): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  const reads = { currencyChainHeads: async () => heads } as unknown as LedgerReads;
+  const check = hashChainCheck.create({
+    reads, books: {} as Books, tally: new LineTally(), report: (problem) => problems.push({ check: 'hash_chain', ...problem }),
+  });
+  for (const entry of entries) await check.entry!(entry);
+  await check.finish!();
+  return problems;
+}
+
+const headOf = (entries: readonly JournalEntryView[]) => new Map([[entries[0]!.currency_id, entries.at(-1)!.hash]]);
+
+describe('hash chain check', () => {
+  it('accepts chains posted in chain order, several currencies interleaved', async () => {
+    const [usd, eur] = [chain(5), chain(3, 'eur')];
+    const posted = [usd[0]!, eur[0]!, usd[1]!, usd[2]!, eur[1]!, usd[3]!, eur[2]!, usd[4]!];
+    expect(await problemsOf(posted, new Map([['usd', usd[4]!.hash], ['eur', eur[2]!.hash]]))).toEqual([]);
+  });
+
+  it('accepts entries stored out of chain order (concurrent posts): links are followed, not assumed', async () => {
+    const entries = chain(6);
+    const [a, b, c, d, e, f] = entries as [JournalEntryView, JournalEntryView, JournalEntryView, JournalEntryView, JournalEntryView, JournalEntryView];
+    for (const order of [[a, c, b, d, e, f], [a, e, f, c, d, b], [b, c, d, e, f, a], [f, e, d, c, b, a]]) {
+      expect(await problemsOf(order, headOf(entries))).toEqual([]);
+    }
+  });
+
+  it('names the entry whose content no longer matches its hash', async () => {
+    const entries = chain(4);
+    const edited = { ...entries[2]!, description: 'edited' };
+    const problems = await problemsOf([entries[0]!, entries[1]!, edited, entries[3]!], headOf(entries));
+    expect(problems).toEqual([expect.objectContaining({ entry_id: 'usd-2', found: entries[2]!.hash, expected: entryHash(edited, edited.previous_hash) })]);
+  });
+
+  it('names the entry after a removed one, once, however long the rest of the chain', async () => {
+    const entries = chain(50);
+    const problems = await problemsOf(entries.filter((_, index) => index !== 20), headOf(entries));
+    expect(problems).toEqual([expect.objectContaining({ entry_id: 'usd-21', currency_id: 'usd', found: entries[20]!.hash })]);
+    expect(problems[0]!.message).toContain('the unbroken chain ends at entry usd-19');
+  });
+
+  it('names a stored chain head that is not where the chain ends (the last entry removed, or the head changed)', async () => {
+    const entries = chain(3);
+    expect(await problemsOf(entries.slice(0, 2), headOf(entries))).toEqual([
+      expect.objectContaining({ currency_id: 'usd', expected: entries[1]!.hash, found: entries[2]!.hash }),
+    ]);
+    expect(await problemsOf(entries, new Map())).toEqual([expect.objectContaining({ currency_id: 'usd', found: 'none' })]);
+    expect(await problemsOf([], headOf(entries))).toEqual([expect.objectContaining({ currency_id: 'usd', found: entries[2]!.hash })]);
+  });
+
+  it('names the second of two entries that claim the same predecessor (a fork)', async () => {
+    const entries = chain(3);
+    const rival = { ...entries[1]!, id: 'usd-rival', description: 'rival' };
+    rival.hash = entryHash(rival, rival.previous_hash);
+    const problems = await problemsOf([entries[0]!, entries[1]!, rival, entries[2]!], headOf(entries));
+    expect(problems).toContainEqual(expect.objectContaining({ entry_id: 'usd-rival' }));
+  });
+});
