@@ -22,6 +22,10 @@ export const AuditRecord = Type.Object({
   changes: Nullable(Type.Record(Type.String(), FieldChange, {
     description: 'Changed fields with their old and new values; for a create, the initial values (old null)',
   })),
+  hash: Nullable(Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'SHA-256 of the record in the audit chain (docs/audit.md); null for the moment between its commit and its seal',
+  })),
 }, { description: 'One audit record' });
 export type AuditRecordView = Static<typeof AuditRecord>;
 

@@ -55,6 +55,7 @@ export function auditRecordView(record: AuditRecord): AuditRecordView {
     target_type: record.target_type,
     target_id: record.target_id,
     changes: record.changes,
+    hash: record.hash,
   };
 }
 

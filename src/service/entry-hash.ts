@@ -54,3 +54,32 @@ export function canonicalEntry(entry: HashedEntry, previousHash: string): string
 export function entryHash(entry: HashedEntry, previousHash: string): string {
   return createHash('sha256').update(canonicalEntry(entry, previousHash)).digest('hex');
 }
+
+/** What an audit record's hash covers: the record as the API shows it. */
+export interface HashedAuditRecord {
+  id: string;
+  occurred_at: string;
+  actor_id: string | null;
+  credential_type: string | null;
+  credential_id: string | null;
+  request_id: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  changes: unknown;
+}
+
+/**
+ * The audit log is one chain, sealed right after the records commit (docs/audit.md): a record's
+ * hash is the SHA-256 of the compact JSON of
+ *   ["ledger-audit-v1", previous_hash, id, occurred_at, actor_id, credential_type, credential_id,
+ *    request_id, action, target_type, target_id, changes]
+ * with `changes` as the compact JSON of the API's object (or null).
+ */
+export function auditRecordHash(record: HashedAuditRecord, previousHash: string): string {
+  return createHash('sha256').update(JSON.stringify([
+    'ledger-audit-v1', previousHash, record.id, record.occurred_at, record.actor_id, record.credential_type, record.credential_id,
+    record.request_id, record.action, record.target_type, record.target_id,
+    record.changes === null || record.changes === undefined ? null : JSON.stringify(record.changes),
+  ])).digest('hex');
+}

@@ -96,6 +96,14 @@ export interface IdempotencyRecord {
   created_at: string;
 }
 
+/** An audit record with its place in the audit chain. */
+export interface SealedAuditRecord {
+  record: AuditRecord;
+  position: number;
+  previous_hash: string;
+  hash: string;
+}
+
 /** An entry's place in its currency's hash chain. */
 export interface ChainLink {
   previous_hash: string;
@@ -170,6 +178,10 @@ export interface LedgerReads {
 
   /** Audit records matching the filter, keyset-paged on [occurred_at, id] in the filter's order. */
   listAuditLog(filter: AuditLogFilter, page: PageRequest): Promise<StorePage<AuditRecord>>;
+  /** Sealed audit records in chain order with their links, keyset-paged on [position]. */
+  listAuditChain(page: PageRequest): Promise<StorePage<SealedAuditRecord>>;
+  /** How many audit records there are, and how many of them are sealed into the chain. */
+  countAuditRecords(): Promise<{ records: number; sealed: number }>;
 
   // Whole-ledger reads, for copying a ledger between stores and for checking it.
   /** Entries with their lines in posting order (the order they were stored), keyset-paged on [seq]. */
@@ -233,6 +245,12 @@ export interface LedgerWrites {
    * change or delete a record. A job's record commits or rolls back with the job's change.
    */
   insertAuditRecord(record: AuditRecord): Promise<void>;
+  /**
+   * Appends up to `limit` committed, unsealed audit records, in log order, to the audit chain
+   * (service/entry-hash.ts auditRecordHash) and answers how many. The adapters call it right after
+   * a commit that wrote audit records; one process seals at a time.
+   */
+  sealAuditRecords(limit: number): Promise<number>;
 }
 
 /**

@@ -21,6 +21,7 @@ import pg from 'pg';
 import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
+import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { auditReads, auditWrites, PendingAuditRecords } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
@@ -64,7 +65,7 @@ interface PendingWrites {
 }
 
 /** A write transaction's statements, and what its current job has added but not written yet. */
-function txOn(q: PgQueries): { tx: LedgerTx; pending: PendingWrites } {
+function txOn(q: PgQueries, onAuditWritten: () => void): { tx: LedgerTx; pending: PendingWrites } {
   const totals = new PendingTotals();
   const audit = new PendingAuditRecords();
   const reads: LedgerReads = { ...ledgerReads(q, () => totals.write(q)), ...userReads(q), ...auditReads(q, () => audit.write(q)) };
@@ -78,7 +79,7 @@ function txOn(q: PgQueries): { tx: LedgerTx; pending: PendingWrites } {
       await audit.write(q);
     },
   };
-  return { tx: { ...reads, ...postingWrites(q, totals), ...userWrites(q), ...auditWrites(q, audit) }, pending };
+  return { tx: { ...reads, ...postingWrites(q, totals), ...userWrites(q), ...auditWrites(q, audit, onAuditWritten) }, pending };
 }
 
 interface PgError {
@@ -263,12 +264,18 @@ interface WriteJob {
 class GroupCommit {
   private readonly queue: WriteJob[] = [];
   private running: Promise<void> | undefined;
+  /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
+  private auditWritten = false;
+  private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
 
   constructor(private readonly pool: pg.Pool) {}
 
-  enqueue<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T> {
+  /** Queues a job; `first` puts it ahead of the jobs already waiting (the audit seal). */
+  enqueue<T>(work: (tx: LedgerTx) => Promise<T>, first = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      const job = { work, resolve: resolve as (value: unknown) => void, reject };
+      if (first) this.queue.unshift(job);
+      else this.queue.push(job);
       this.running ??= this.run();
     });
   }
@@ -334,7 +341,8 @@ class GroupCommit {
   private async commitBatch(connection: pg.PoolClient, batch: readonly WriteJob[]) {
     const job: JobState = { failure: undefined };
     const q = new PgQueries(connection, true);
-    const { tx: unguarded, pending } = txOn(q);
+    this.auditWritten = false;
+    const { tx: unguarded, pending } = txOn(q, () => { this.auditWritten = true; });
     const tx = guardedTransaction(unguarded, translateError, job);
     const outcomes: { ok: boolean; value: unknown }[] = [];
     await connection.query('BEGIN; SAVEPOINT job');
@@ -355,6 +363,7 @@ class GroupCommit {
       }
     }
     await connection.query('COMMIT');
+    if (this.auditWritten) this.sealing.request();
     return outcomes;
   }
 }

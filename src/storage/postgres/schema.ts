@@ -276,4 +276,24 @@ CREATE TRIGGER entry_hashes_no_truncate BEFORE TRUNCATE ON entry_hashes
       [[...heads.keys()], [...heads.values()]]);
     },
   },
+  {
+    version: 7,
+    name: 'audit chain',
+    sql: `
+-- The audit log is one SHA-256 chain, sealed right after its records commit (docs/audit.md): a
+-- seal is appended per record, in sealing order (position), and never changed.
+CREATE TABLE audit_seals (
+  position      bigint PRIMARY KEY,
+  occurred_at   text COLLATE "C" NOT NULL,
+  id            text COLLATE "C" NOT NULL,
+  previous_hash text NOT NULL,
+  hash          text NOT NULL,
+  UNIQUE (occurred_at, id)
+);
+CREATE TRIGGER audit_seals_immutable BEFORE UPDATE OR DELETE ON audit_seals
+  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_audit_change();
+CREATE TRIGGER audit_seals_no_truncate BEFORE TRUNCATE ON audit_seals
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_audit_change();
+`,
+  },
 ];

@@ -31,12 +31,37 @@ export function toAuditRecord(row: AuditRow): AuditRecord {
   };
 }
 
+/** The columns read back: a record's hash is its seal's (null until sealed, right after commit). */
+export const AUDIT_SELECT = [...AUDIT_COLUMNS.filter((column) => column !== 'hash'),
+  '(SELECT s.hash FROM audit_seals s WHERE s.occurred_at = audit_log.occurred_at AND s.id = audit_log.id) AS hash'].join(', ');
+
+/** Unsealed records in log order, for the sealer. */
+export function unsealedAuditQuery(marker: (position: number) => string): string {
+  return `SELECT ${AUDIT_SELECT} FROM audit_log
+    WHERE NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.occurred_at = audit_log.occurred_at AND s.id = audit_log.id)
+    ORDER BY occurred_at, id LIMIT ${marker(1)}`;
+}
+
+/** Seals in chain order with their records, keyset-paged on [position]. */
+export function auditChainQuery(marker: (position: number) => string): string {
+  return `SELECT s.position, s.previous_hash, s.hash AS seal_hash, ${AUDIT_COLUMNS.filter((column) => column !== 'hash').map((column) => `a.${column}`).join(', ')}
+    FROM audit_seals s JOIN audit_log a ON a.occurred_at = s.occurred_at AND a.id = s.id
+    WHERE s.position > ${marker(1)} ORDER BY s.position LIMIT ${marker(2)}`;
+}
+
+export interface AuditChainRow extends Omit<AuditRow, 'hash'> {
+  position: number;
+  previous_hash: string;
+  seal_hash: string;
+}
+
 /** The record's column values, in AUDIT_COLUMNS order. */
 export function auditRowValues(record: AuditRecord): (string | null)[] {
   return [
     record.occurred_at, record.id, record.actor_id, record.credential_type, record.credential_id, record.request_id,
     record.action, record.target_type, record.target_id, record.changes === null ? null : JSON.stringify(record.changes),
-    record.hash,
+    // The hash is the seal's (audit_seals), computed once the record has committed.
+    null,
   ];
 }
 
@@ -63,7 +88,7 @@ export function auditLogQuery(filter: AuditLogFilter, page: PageRequest, marker:
   }
   params.push(page.limit + 1);
   const direction = descending ? 'DESC' : 'ASC';
-  const sql = `SELECT ${AUDIT_COLUMNS.join(', ')} FROM audit_log ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+  const sql = `SELECT ${AUDIT_SELECT} FROM audit_log ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
     ORDER BY occurred_at ${direction}, id ${direction} LIMIT ${marker(params.length)}`;
   return { sql, params };
 }

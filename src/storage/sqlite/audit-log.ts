@@ -1,6 +1,9 @@
 /** The audit log: appending a record and listing them. */
 import type { LedgerReads, LedgerWrites } from '../../service/ports/ledger-store.js';
-import { AUDIT_COLUMNS, type AuditRow, auditLogQuery, auditRowValues, toAuditRecord } from '../shared/audit-log.js';
+import {
+  AUDIT_COLUMNS, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, auditRowValues, toAuditRecord, unsealedAuditQuery,
+} from '../shared/audit-log.js';
+import { sealsFor } from '../shared/audit-sealing.js';
 import { mapPage, page } from '../shared/paging.js';
 import { placeholders, type SqliteQueries } from './queries.js';
 
@@ -13,13 +16,38 @@ export function auditReads(q: SqliteQueries) {
       const rows = q.all<AuditRow>(sql, ...params);
       return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toAuditRecord);
     },
+
+    async listAuditChain(request) {
+      const rows = q.all<AuditChainRow>(auditChainQuery(() => '?'), Number(request.after?.[0] ?? 0), request.limit + 1);
+      return mapPage(page(rows, request.limit, (row) => [row.position]), (row) => ({
+        record: toAuditRecord({ ...row, hash: row.seal_hash }), position: row.position, previous_hash: row.previous_hash, hash: row.seal_hash,
+      }));
+    },
+
+    async countAuditRecords() {
+      return q.get<{ records: number; sealed: number }>(
+        'SELECT (SELECT COUNT(*) FROM audit_log) AS records, (SELECT COUNT(*) FROM audit_seals) AS sealed')!;
+    },
   } satisfies Partial<LedgerReads>;
 }
 
-export function auditWrites(q: SqliteQueries) {
+/** `onAuditWritten` tells the group commit to seal the records once they commit. */
+export function auditWrites(q: SqliteQueries, onAuditWritten: () => void = () => {}) {
   return {
     async insertAuditRecord(record) {
       q.run(INSERT_AUDIT_RECORD, ...auditRowValues(record));
+      onAuditWritten();
+    },
+
+    async sealAuditRecords(limit) {
+      // The write transaction is exclusive: the head read here is the chain's last seal.
+      const records = q.all<AuditRow>(unsealedAuditQuery(() => '?'), limit).map(toAuditRecord);
+      const head = q.get<{ position: number; hash: string }>('SELECT position, hash FROM audit_seals ORDER BY position DESC LIMIT 1');
+      for (const seal of sealsFor(records, head)) {
+        q.run('INSERT INTO audit_seals (position, occurred_at, id, previous_hash, hash) VALUES (?, ?, ?, ?, ?)',
+          seal.position, seal.occurred_at, seal.id, seal.previous_hash, seal.hash);
+      }
+      return records.length;
     },
   } satisfies Partial<LedgerWrites>;
 }

@@ -278,4 +278,24 @@ BEGIN SELECT RAISE(ABORT, 'entry hashes are immutable'); END;
       for (const [currencyId, hash] of heads) head.run(hash, currencyId);
     },
   },
+  {
+    version: 7,
+    name: 'audit chain',
+    sql: `
+-- The audit log is one SHA-256 chain, sealed right after its records commit (docs/audit.md): a
+-- seal is appended per record, in sealing order (position), and never changed.
+CREATE TABLE audit_seals (
+  position      INTEGER PRIMARY KEY,
+  occurred_at   TEXT NOT NULL,
+  id            TEXT NOT NULL,
+  previous_hash TEXT NOT NULL,
+  hash          TEXT NOT NULL,
+  UNIQUE (occurred_at, id)
+) STRICT;
+CREATE TRIGGER audit_seals_no_update BEFORE UPDATE ON audit_seals
+BEGIN SELECT RAISE(ABORT, 'audit seals are immutable'); END;
+CREATE TRIGGER audit_seals_no_delete BEFORE DELETE ON audit_seals
+BEGIN SELECT RAISE(ABORT, 'audit seals are immutable'); END;
+`,
+  },
 ];

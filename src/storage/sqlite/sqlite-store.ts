@@ -14,6 +14,7 @@
 import Database from 'better-sqlite3';
 import { LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
+import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { auditReads, auditWrites } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
@@ -70,8 +71,8 @@ function readsOn(q: SqliteQueries): LedgerReads {
   return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
 }
 
-function txOn(q: SqliteQueries): LedgerTx {
-  return { ...readsOn(q), ...postingWrites(q), ...userWrites(q), ...auditWrites(q) };
+function txOn(q: SqliteQueries, onAuditWritten: () => void): LedgerTx {
+  return { ...readsOn(q), ...postingWrites(q), ...userWrites(q), ...auditWrites(q, onAuditWritten) };
 }
 
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
@@ -172,13 +173,16 @@ class GroupCommit {
   private readonly queue: WriteJob[] = [];
   private readonly tx: LedgerTx;
   private readonly job: JobState = { failure: undefined };
+  /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
+  private auditWritten = false;
+  private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
   private flushing = false;
   private scheduled = false;
   /** Transaction control runs for every queued job, so its statements are prepared once. */
   private readonly control: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit', Database.Statement>;
 
   constructor(private readonly writer: Sqlite) {
-    this.tx = guardedTransaction(txOn(new SqliteQueries(writer)), translateError, this.job);
+    this.tx = guardedTransaction(txOn(new SqliteQueries(writer), () => { this.auditWritten = true; }), translateError, this.job);
     this.control = {
       begin: writer.prepare('BEGIN IMMEDIATE'),
       savepoint: writer.prepare('SAVEPOINT job'),
@@ -188,9 +192,12 @@ class GroupCommit {
     };
   }
 
-  enqueue<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T> {
+  /** Queues a job; `first` puts it ahead of the jobs already waiting (the audit seal). */
+  enqueue<T>(work: (tx: LedgerTx) => Promise<T>, first = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      const job = { work, resolve: resolve as (value: unknown) => void, reject };
+      if (first) this.queue.unshift(job);
+      else this.queue.push(job);
       this.schedule();
     });
   }
@@ -231,6 +238,7 @@ class GroupCommit {
 
   /** Runs each job under its own savepoint in one transaction; settles the jobs after COMMIT. */
   private async commitBatch(batch: readonly WriteJob[]): Promise<void> {
+    this.auditWritten = false;
     this.control.begin.run();
     const outcomes: { ok: boolean; value: unknown }[] = [];
     for (const job of batch) {
@@ -251,6 +259,7 @@ class GroupCommit {
       }
     }
     this.control.commit.run();
+    if (this.auditWritten) this.sealing.request();
     batch.forEach((job, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) job.resolve(outcome.value);

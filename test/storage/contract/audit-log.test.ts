@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../../src/domain/audit.js';
+import { LedgerError } from '../../../src/domain/errors.js';
+import { auditRecordHash, GENESIS_HASH } from '../../../src/service/entry-hash.js';
 import type { AuditLogFilter } from '../../../src/service/ports/ledger-store.js';
 import { auditRecordFixture, currencyFixture } from '../../../src/storage/contract/fixtures.js';
 import { expectLedgerError, freshStorePerTest, rejectionOf, walkPages } from './support.js';
@@ -25,12 +27,13 @@ describe('storage contract: the audit log', () => {
     return records;
   };
 
+  /** Every record of the listing; hashes (set when the records are sealed, right after commit) are checked apart. */
   const listAll = async (filter: AuditLogFilter, limit = 500) =>
-    (await walkPages((page) => context.store.listAuditLog(filter, page), limit)).items;
+    (await walkPages((page) => context.store.listAuditLog(filter, page), limit)).items.map((record) => ({ ...record, hash: null }));
 
   it('reads a record back exactly as appended, every field, nested changes and nulls included', async () => {
     const full = auditRecordFixture(1, {
-      action: 'user.update', target_type: 'user', target_id: 'user-bob', hash: 'hash-0001',
+      action: 'user.update', target_type: 'user', target_id: 'user-bob',
       changes: {
         name: { old: 'Bob', new: 'Bób «Ünïcødé» ✓ "quoted"\\n' },
         permissions: { old: { 'journals:create': true }, new: { 'journals:create': false, admin: true } },
@@ -138,9 +141,10 @@ describe('storage contract: the audit log', () => {
       await tx.insertAuditRecord(record);
       return (await tx.listAuditLog({}, { limit: 5 })).items;
     });
+    const withoutSeal = (records: AuditRecord[]) => records.map((listed) => ({ ...listed, hash: null }));
     expect(seenInside).toEqual([record]);
-    expect((await context.store.listAuditLog({}, { limit: 5 })).items).toEqual([record]);
-    expect(await context.store.read(async (reads) => (await reads.listAuditLog({}, { limit: 5 })).items)).toEqual([record]);
+    expect(withoutSeal((await context.store.listAuditLog({}, { limit: 5 })).items)).toEqual([record]);
+    expect(withoutSeal(await context.store.read(async (reads) => (await reads.listAuditLog({}, { limit: 5 })).items))).toEqual([record]);
   });
 
   it('keeps every record of a job that appends thousands', async () => {
@@ -181,5 +185,42 @@ describe('storage contract: the audit log', () => {
     // Ids are UUIDv7, so this is a bug's doing; the store refuses it rather than keep two.
     expect((await rejectionOf(append(auditRecordFixture(1, { action: 'period.create' })))).code).toBe('DUPLICATE');
     expect(await listAll({})).toEqual([first]);
+  });
+
+  describe('the audit chain', () => {
+    /** A write that does nothing: queued behind the seal that the last commit asked for. */
+    const afterTheSeal = () => context.store.write(async () => {});
+
+    it('seals every committed record right after its commit, in log order, each hash over the record and the previous hash', async () => {
+      const first = await append(auditRecordFixture(1), auditRecordFixture(2, { changes: { name: { old: 'a', new: 'ü' } } }));
+      const second = await append(auditRecordFixture(3, { actor_id: null, credential_type: null, credential_id: null }));
+      await afterTheSeal();
+      expect(await context.store.countAuditRecords()).toEqual({ records: 3, sealed: 3 });
+      const chain = (await walkPages((page) => context.store.listAuditChain(page), 2)).items;
+      expect(chain.map((link) => link.record.id)).toEqual(ids([...first, ...second]));
+      let previous = GENESIS_HASH;
+      chain.forEach((link, index) => {
+        expect(link.position).toBe(index + 1);
+        expect(link.previous_hash).toBe(previous);
+        expect(link.hash).toBe(auditRecordHash(link.record, previous));
+        previous = link.hash;
+      });
+      const listed = (await walkPages((page) => context.store.listAuditLog({ order: 'asc' }, page), 10)).items;
+      expect(listed.map((record) => record.hash)).toEqual(chain.map((link) => link.hash));
+    });
+
+    it('seals nothing of a job that rolled back, and continues the chain for later records', async () => {
+      await append(auditRecordFixture(1));
+      await rejectionOf(context.store.write(async (tx) => {
+        await tx.insertAuditRecord(auditRecordFixture(2));
+        throw new LedgerError('VALIDATION_ERROR', 'refused');
+      }));
+      await append(auditRecordFixture(3));
+      await afterTheSeal();
+      const chain = (await walkPages((page) => context.store.listAuditChain(page), 10)).items;
+      expect(chain.map((link) => link.record.id)).toEqual(ids([auditRecordFixture(1), auditRecordFixture(3)]));
+      expect(chain[1]!.previous_hash).toBe(chain[0]!.hash);
+      expect(await context.store.write((tx) => tx.sealAuditRecords(10))).toBe(0);
+    });
   });
 });

@@ -367,7 +367,7 @@ describe('storage contract: the store', () => {
     currencyDebitTotal: true, allCurrencyDebitTotals: true, currencyChainHeads: true, getSetting: true, getUser: true, findUserByEmail: true,
     findUserByApiKeyHash: true, listUsers: true, countUsers: true, countActiveAdmins: true, findRefreshToken: true,
     recentLoginFailures: true, getIdempotencyRecord: true, listEntriesInPostingOrder: true, countEntries: true,
-    listStoredUsers: true, allApiKeys: true, allSettings: true, listAuditLog: true,
+    listStoredUsers: true, allApiKeys: true, allSettings: true, listAuditLog: true, listAuditChain: true, countAuditRecords: true,
   };
   const TX_WRITE_METHODS: Record<Exclude<keyof LedgerTx, keyof LedgerStore>, true> = {
     insertCurrency: true, updateCurrency: true, insertAccount: true, updateAccount: true, insertPeriod: true,
@@ -375,6 +375,7 @@ describe('storage contract: the store', () => {
     insertApiKey: true, insertRefreshToken: true, revokeRefreshToken: true, revokeRefreshFamily: true,
     recordLoginFailure: true, clearLoginFailures: true, deleteLoginFailuresBefore: true, reserveIdempotencyKey: true,
     completeIdempotencyKey: true, releaseIdempotencyKey: true, deleteIdempotencyKeysBefore: true, insertAuditRecord: true,
+    sealAuditRecords: true,
   };
 
   it('offers every read of the port on the store, inside read() and inside write(), and every write inside write()', async () => {

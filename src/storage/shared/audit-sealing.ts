@@ -1,0 +1,53 @@
+/**
+ * Sealing the audit log right after commit: records are written by the change's own transaction
+ * (no shared row to wait for), and a small job appended to the write queue right after that commit
+ * chains them. One process seals at a time; posts never wait for the chain.
+ */
+import type { AuditRecord } from '../../domain/audit.js';
+import { auditRecordHash, GENESIS_HASH } from '../../service/entry-hash.js';
+import type { LedgerTx } from '../../service/ports/ledger-store.js';
+
+export const SEAL_BATCH = 1000;
+
+/** Chains records after the head: the seals to append, in order. */
+export function sealsFor(records: readonly AuditRecord[], head: { position: number; hash: string } | undefined) {
+  let position = head?.position ?? 0;
+  let previous = head?.hash ?? GENESIS_HASH;
+  return records.map((record) => {
+    position += 1;
+    const hash = auditRecordHash(record, previous);
+    const seal = { position, occurred_at: record.occurred_at, id: record.id, previous_hash: previous, hash };
+    previous = hash;
+    return seal;
+  });
+}
+
+/**
+ * Asks for a seal after each commit that wrote audit records; at most one seal job is queued at a
+ * time, and a full batch asks for another.
+ */
+export class AuditSealing {
+  private queued = false;
+  /** Asked again while a seal was queued or running: it may have missed the newest records. */
+  private again = false;
+
+  constructor(private readonly enqueueFirst: (work: (tx: LedgerTx) => Promise<number>) => Promise<number>) {}
+
+  request(): void {
+    if (this.queued) {
+      this.again = true;
+      return;
+    }
+    this.queued = true;
+    this.enqueueFirst((tx) => tx.sealAuditRecords(SEAL_BATCH)).then((sealed) => {
+      this.queued = false;
+      if (sealed === SEAL_BATCH || this.again) {
+        this.again = false;
+        this.request();
+      }
+    }, () => {
+      // A seal that fails (the store closing, a lost connection) is retried by the next commit.
+      this.queued = false;
+    });
+  }
+}
