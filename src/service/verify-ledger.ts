@@ -18,6 +18,7 @@ import { ProblemLog } from './verify/problems.js';
 export type VerifyProgress = (checkedEntries: number, totalEntries: number) => void;
 
 const PAGE_SIZE = 1000;
+const SEAL_BATCH_SIZE = 1000;
 
 /**
  * The problem listed when the store holds a value that cannot be read at all (an amount edited into
@@ -28,6 +29,9 @@ const UNREADABLE = 'stored_values';
 
 export async function verifyLedger(ctx: ServiceContext, actor: Actor, onProgress?: VerifyProgress): Promise<VerifyResultView> {
   requirePermission(actor, 'admin');
+  // Audit records are sealed right after their commit; seal whatever is still waiting first, so
+  // that the snapshot below has every record committed before it in the chain.
+  while ((await ctx.store.write((tx) => tx.sealAuditRecords(SEAL_BATCH_SIZE))) === SEAL_BATCH_SIZE);
   return ctx.store.read((reads) => verifyReads(reads, LEDGER_CHECKS, onProgress));
 }
 

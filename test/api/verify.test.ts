@@ -10,7 +10,7 @@ import { type AdminCall, TAMPERING, type VerifyBooks, buildVerifyBooks } from '.
 
 const EVERY_CHECK = [
   'entry_lines', 'entry_balance', 'entry_currency', 'periods', 'entry_period', 'posted_after_close', 'reversal', 'closing_entry',
-  'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain',
+  'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain', 'audit_chain',
 ];
 
 function adminCall(api: ApiFixture): AdminCall {
@@ -125,6 +125,16 @@ describe('verify names the damage done behind the service\'s back', () => {
     expect(result.problems).toEqual([expect.objectContaining({
       check: 'hash_chain', entry_id: februaryRent.id, currency_id: books.currencies.usd, found: februaryRent.hash,
     })]);
+  });
+
+  it('an edited audit record: the audit chain names it', async () => {
+    const { api } = await freshBooks();
+    const records = (await api.request('GET', '/api/v1/audit-log?sort=asc&limit=5')).body.data;
+    const edited = records[2];
+    await TAMPERING.editAuditRecord(api.location, edited.id, 'settings.update');
+    const result = await verify(api);
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual([expect.objectContaining({ check: 'audit_chain', message: expect.stringContaining(edited.id) })]);
   });
 
   it('a removed entry (lines, hash and all): the chain breaks at the entry after it', async () => {

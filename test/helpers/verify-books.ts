@@ -140,6 +140,15 @@ export const TAMPERING = {
     }
     await rawQuery(location, 'DELETE FROM journal_entries WHERE id = $1', [entryId]);
   },
+  /** Rewrites what an audit record says (after dropping the triggers that refuse it). */
+  async editAuditRecord(location: string, recordId: string, action: string): Promise<void> {
+    if (parseDatabaseLocation(location).kind === 'postgres') {
+      await rawQuery(location, 'ALTER TABLE audit_log DISABLE TRIGGER audit_log_immutable');
+    } else {
+      await rawQuery(location, 'DROP TRIGGER IF EXISTS audit_log_no_update');
+    }
+    await rawQuery(location, 'UPDATE audit_log SET action = $1 WHERE id = $2', [action, recordId]);
+  },
   async setChainHead(location: string, currencyId: string, hash: string): Promise<void> {
     await rawQuery(location, 'UPDATE currency_totals SET chain_hash = $1 WHERE currency_id = $2', [hash, currencyId]);
   },

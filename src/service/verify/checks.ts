@@ -3,6 +3,7 @@
  * others; adding an invariant is adding its definition here.
  */
 import type { CheckDefinition } from './check.js';
+import { auditChainCheck } from './audit-chain-check.js';
 import { closingEntryCheck } from './closing-check.js';
 import {
   entryBalanceCheck, entryCurrencyCheck, entryLinesCheck, entryPeriodCheck, periodsCheck, postedAfterCloseCheck,
@@ -25,4 +26,5 @@ export const LEDGER_CHECKS: readonly CheckDefinition[] = [
   dailyTotalsCheck,
   currencyTotalsCheck,
   hashChainCheck,
+  auditChainCheck,
 ];
