@@ -32,8 +32,15 @@ export interface BenchOptions {
   profile: boolean;
   /** Directory for the temporary databases (default: the OS temp dir). */
   dir: string;
-  /** Which benchmarks to run. */
-  only: Set<'posting' | 'auth' | 'sqlite' | 'reports'>;
+  /** Which benchmarks to run ('sqlite' and 'baseline' both mean the bare-store baseline). */
+  only: Set<'posting' | 'auth' | 'sqlite' | 'baseline' | 'reports'>;
+  /** Which store: SQLite (the default), PostgreSQL, or both in one run. */
+  backend: 'sqlite' | 'postgres' | 'both';
+  /**
+   * An existing PostgreSQL server to use instead of a throw-away cluster (its user must be
+   * allowed to CREATE DATABASE; each run makes and drops its own database there).
+   */
+  db: string | undefined;
   /** Journal lines of the ledger the reports benchmark builds. */
   lines: number;
   /** Timed calls per report (after three warm-up calls). */
@@ -50,7 +57,12 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --batch B          entries per transaction, batched baseline BENCH_BATCH       (64)
   --max-seconds S    time limit of one measured loop          BENCH_MAX_SECONDS  (15)
   --dir D            where the temporary databases go         BENCH_DIR          (OS temp dir)
-  --only LIST        posting,auth,sqlite,reports              BENCH_ONLY         (all)
+  --only LIST        posting,auth,baseline,reports            BENCH_ONLY         (all)
+                     (sqlite = baseline: the bare store without HTTP)
+  --backend B        sqlite, postgres or both                 BENCH_BACKEND      (sqlite)
+  --db URL           postgres://user:pass@host:port/db of an  BENCH_PG_URL       (a throw-away cluster)
+                     existing server (implies --backend postgres unless both;
+                     its user needs CREATEDB: every run creates and drops a database)
   --lines L          journal lines of the reports ledger      BENCH_LINES        (1000000)
   --repeat R         timed calls per report                   BENCH_REPEAT       (30)
   --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
@@ -80,14 +92,26 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     process.stdout.write(`${HELP}\n`);
     process.exit(0);
   }
-  const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat'];
+  const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat',
+    'backend', 'db'];
   for (const name of values.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}\n${HELP}`);
   const pick = (name: string, envName: string, fallback: string) => values.get(name) ?? env[envName] ?? fallback;
   const flag = (name: string, envName: string) => flags.has(name) || env[envName] === '1' || env[envName] === 'true';
-  const only = new Set(pick('only', 'BENCH_ONLY', 'posting,auth,sqlite,reports').split(',').map((s) => s.trim()).filter(Boolean));
+  const only = new Set(pick('only', 'BENCH_ONLY', 'posting,auth,baseline,reports').split(',').map((s) => s.trim()).filter(Boolean));
   for (const item of only) {
-    if (!['posting', 'auth', 'sqlite', 'reports'].includes(item)) throw new Error(`--only takes posting, auth, sqlite, reports; got ${item}`);
+    if (!['posting', 'auth', 'sqlite', 'baseline', 'reports'].includes(item)) {
+      throw new Error(`--only takes posting, auth, baseline (or sqlite), reports; got ${item}`);
+    }
   }
+  if (only.has('sqlite')) only.add('baseline');
+  if (only.has('baseline')) only.add('sqlite');
+  const db = values.get('db') ?? env.BENCH_PG_URL;
+  if (db !== undefined && !/^postgres(ql)?:\/\//i.test(db)) throw new Error(`--db takes a postgres:// URL, got ${db}`);
+  const backend = pick('backend', 'BENCH_BACKEND', db === undefined ? 'sqlite' : 'postgres');
+  if (backend !== 'sqlite' && backend !== 'postgres' && backend !== 'both') {
+    throw new Error(`--backend takes sqlite, postgres or both; got ${backend}`);
+  }
+  if (db !== undefined && backend === 'sqlite') throw new Error('--db postgres://... needs --backend postgres or both');
   return {
     entries: positiveInt('--entries', pick('entries', 'BENCH_ENTRIES', '20000')),
     concurrency: positiveInt('--concurrency', pick('concurrency', 'BENCH_CONCURRENCY', '64')),
@@ -97,6 +121,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     maxSeconds: positiveInt('--max-seconds', pick('max-seconds', 'BENCH_MAX_SECONDS', '15')),
     dir: pick('dir', 'BENCH_DIR', tmpdir()),
     only: only as BenchOptions['only'],
+    backend,
+    db,
     skipBuild: flag('skip-build', 'BENCH_SKIP_BUILD'),
     profile: flag('profile', 'BENCH_PROFILE'),
     keep: flag('keep', 'BENCH_KEEP'),
@@ -203,6 +229,18 @@ export function processCpuSeconds(pid: number): number | undefined {
 export function machineBusySeconds(): number | undefined {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
+    return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds one core has been busy (every process), from the cpuN line of /proc/stat. */
+export function coreBusySeconds(cpu: number): number | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${cpu} `));
+    if (line === undefined) return undefined;
     const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
     return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / 100;
   } catch {
@@ -363,19 +401,19 @@ export interface LoadResult {
  * as the previous one answered (closed loop). Stops early at `maxSeconds` (then count < asked).
  */
 export async function closedLoop(count: number, concurrency: number, maxSeconds: number,
-  one: (index: number) => Promise<void>): Promise<LoadResult> {
+  one: (index: number, worker: number) => Promise<void>): Promise<LoadResult> {
   const latencies = new Float64Array(count);
   let next = 0;
   let done = 0;
   let failure: { error: unknown } | undefined;
   const deadline = performance.now() + maxSeconds * 1000;
   const start = performance.now();
-  const worker = async () => {
+  const worker = async (_: unknown, workerIndex: number) => {
     while (next < count && failure === undefined && performance.now() < deadline) {
       const index = next++;
       const t0 = performance.now();
       try {
-        await one(index);
+        await one(index, workerIndex);
       } catch (error) {
         failure ??= { error };
         return;

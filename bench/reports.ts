@@ -28,6 +28,13 @@ export interface ReportsOptions {
   repeat: number;
   dir: string;
   keep: boolean;
+  /**
+   * Where to build the ledger: undefined for a SQLite file in a temporary folder, or the URL of an
+   * empty PostgreSQL database (its server should be pinned to the same CPU as `ledger serve`).
+   */
+  postgresUrl?: string | undefined;
+  /** Measure the size of the PostgreSQL database (pg_database_size). */
+  databaseBytes?: ((url: string) => Promise<number>) | undefined;
 }
 
 export interface ReportTiming {
@@ -37,6 +44,8 @@ export interface ReportTiming {
 }
 
 export interface ReportsResult {
+  /** 'SQLite' or 'PostgreSQL'. */
+  store: string;
   lines: number;
   entries: number;
   accounts: number;
@@ -51,6 +60,14 @@ export interface ReportsResult {
   hledgerSeconds: number | undefined;
   hledgerAccounts: number;
   mismatches: string[];
+  /** The all-time trial balance's rows, for comparing two stores built from the same seed. */
+  trialBalanceRows: TrialBalanceRow[];
+}
+
+export interface TrialBalanceRow {
+  account_number: string;
+  debit_total: string;
+  credit_total: string;
 }
 
 /** A small deterministic generator, so every run builds the same ledger. */
@@ -187,8 +204,10 @@ async function timeRequest(client: Client, path: string, repeat: number): Promis
 }
 
 /** hledger's balance of every account, in minor units (its journal shows major units). */
+const HAS_HLEDGER = spawnSync('which', ['hledger'], { stdio: 'ignore' }).status === 0;
+
 function hledgerBalances(journal: string): { seconds: number; balances: Map<string, bigint> } | undefined {
-  if (spawnSync('which', ['hledger'], { stdio: 'ignore' }).status !== 0) return undefined;
+  if (!HAS_HLEDGER) return undefined;
   const started = performance.now();
   const result = spawnSync('hledger', ['-f', journal, 'bal', '-O', 'csv', '--no-total', '-E'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const seconds = (performance.now() - started) / 1000;
@@ -207,9 +226,10 @@ function hledgerBalances(journal: string): { seconds: number; balances: Map<stri
 
 export async function runReports(options: ReportsOptions): Promise<ReportsResult> {
   const dir = makeTempDir(options.dir);
-  const dbPath = join(dir, 'reports.db');
+  const dbPath = options.postgresUrl ?? join(dir, 'reports.db');
+  const store = options.postgresUrl === undefined ? 'SQLite' : 'PostgreSQL';
   try {
-    log(`building a ledger of ${fmt(options.lines)} lines in ${dbPath}`);
+    log(`building a ledger of ${fmt(options.lines)} lines in ${store === 'SQLite' ? dbPath : `PostgreSQL ${dbPath}`}`);
     const built = await buildLedger(dbPath, options.lines);
     log(`built in ${built.seconds.toFixed(1)} s`);
     const server = await startServer(dbPath, { LEDGER_LOG_LEVEL: 'warn' }, 0);
@@ -255,13 +275,18 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
       await stopServer(server);
     }
 
-    log('exporting the ledger as an hledger journal');
+    // The export only feeds hledger: skip both when hledger is not installed.
     const journal = join(dir, 'ledger.journal');
-    const exportStarted = performance.now();
-    ledgerCli(dbPath, ['export', '--format', 'hledger', '--out', journal]);
-    const exportSeconds = (performance.now() - exportStarted) / 1000;
-    log(`exported in ${exportSeconds.toFixed(1)} s; running hledger bal`);
-    const hledger = hledgerBalances(journal);
+    let exportSeconds = NaN;
+    let hledger: ReturnType<typeof hledgerBalances>;
+    if (HAS_HLEDGER) {
+      log('exporting the ledger as an hledger journal');
+      const exportStarted = performance.now();
+      ledgerCli(dbPath, ['export', '--format', 'hledger', '--out', journal]);
+      exportSeconds = (performance.now() - exportStarted) / 1000;
+      log(`exported in ${exportSeconds.toFixed(1)} s; running hledger bal`);
+      hledger = hledgerBalances(journal);
+    }
     const mismatches: string[] = [];
     if (hledger) {
       for (const row of trialBalance.rows as { account_number: string; debit_total: string; credit_total: string }[]) {
@@ -271,20 +296,24 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
       }
     }
     return {
+      store,
       lines: built.entries * 2,
       entries: built.entries,
       accounts: built.chart.all,
       periods: built.periods.length,
       buildSeconds: built.seconds,
-      dbBytes: statSync(dbPath).size,
+      dbBytes: options.postgresUrl === undefined ? statSync(dbPath).size
+        : await (options.databaseBytes?.(options.postgresUrl) ?? Promise.resolve(NaN)),
       timings,
       rssBeforeMb,
       rssAfterMb,
       exportSeconds,
-      journalBytes: statSync(journal).size,
+      journalBytes: hledger ? statSync(journal).size : NaN,
       hledgerSeconds: hledger?.seconds,
       hledgerAccounts: hledger?.balances.size ?? 0,
       mismatches,
+      trialBalanceRows: (trialBalance.rows as TrialBalanceRow[]).map(({ account_number, debit_total, credit_total }) =>
+        ({ account_number, debit_total, credit_total })),
     };
   } finally {
     if (!options.keep) removeDir(dir);
@@ -293,11 +322,11 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
 
 export function reportsMarkdown(result: ReportsResult): string {
   const out: string[] = [];
-  out.push(`### Reports on ${fmt(result.lines)} journal lines`);
+  out.push(`### Reports on ${fmt(result.lines)} journal lines (${result.store})`);
   out.push('');
   out.push(`${fmt(result.entries)} two-line entries over ${result.accounts} accounts (one control account with 20 sub-accounts) `
     + `and ${result.periods} monthly periods, the first 12 closed; built through the service in ${result.buildSeconds.toFixed(1)} s `
-    + `(batches of 5,000 entries per transaction); database ${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
+    + `(batches of 5,000 entries per transaction); ${result.store === 'SQLite' ? 'database' : 'PostgreSQL database'} ${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
     + 'through HTTP by one keep-alive client, after three warm-up calls.');
   out.push('');
   out.push(table(['request', 'p50 ms', 'p99 ms', 'max ms', 'response KiB'], result.timings.map((timing) => [
