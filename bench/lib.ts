@@ -41,6 +41,11 @@ export interface BenchOptions {
    * allowed to CREATE DATABASE; each run makes and drops its own database there).
    */
   db: string | undefined;
+  /**
+   * How the PostgreSQL reports ledger is made: copied row for row from a SQLite one built through
+   * the service (fast), or built through the service on PostgreSQL (several minutes at 1M lines).
+   */
+  pgBuild: 'copy' | 'service';
   /** Journal lines of the ledger the reports benchmark builds. */
   lines: number;
   /** Timed calls per report (after three warm-up calls). */
@@ -63,6 +68,10 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --db URL           postgres://user:pass@host:port/db of an  BENCH_PG_URL       (a throw-away cluster)
                      existing server (implies --backend postgres unless both;
                      its user needs CREATEDB: every run creates and drops a database)
+  --pg-build HOW     copy or service: how the PostgreSQL     BENCH_PG_BUILD     (copy)
+                     reports ledger is made (copy: the SQLite one, built through the
+                     service, copied row for row; service: built through the
+                     service on PostgreSQL, several minutes at 1M lines)
   --lines L          journal lines of the reports ledger      BENCH_LINES        (1000000)
   --repeat R         timed calls per report                   BENCH_REPEAT       (30)
   --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
@@ -93,7 +102,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     process.exit(0);
   }
   const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat',
-    'backend', 'db'];
+    'backend', 'db', 'pg-build'];
   for (const name of values.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}\n${HELP}`);
   const pick = (name: string, envName: string, fallback: string) => values.get(name) ?? env[envName] ?? fallback;
   const flag = (name: string, envName: string) => flags.has(name) || env[envName] === '1' || env[envName] === 'true';
@@ -112,6 +121,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     throw new Error(`--backend takes sqlite, postgres or both; got ${backend}`);
   }
   if (db !== undefined && backend === 'sqlite') throw new Error('--db postgres://... needs --backend postgres or both');
+  const pgBuild = pick('pg-build', 'BENCH_PG_BUILD', 'copy');
+  if (pgBuild !== 'copy' && pgBuild !== 'service') throw new Error(`--pg-build takes copy or service; got ${pgBuild}`);
   return {
     entries: positiveInt('--entries', pick('entries', 'BENCH_ENTRIES', '20000')),
     concurrency: positiveInt('--concurrency', pick('concurrency', 'BENCH_CONCURRENCY', '64')),
@@ -123,6 +134,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     only: only as BenchOptions['only'],
     backend,
     db,
+    pgBuild,
     skipBuild: flag('skip-build', 'BENCH_SKIP_BUILD'),
     profile: flag('profile', 'BENCH_PROFILE'),
     keep: flag('keep', 'BENCH_KEEP'),

@@ -135,6 +135,65 @@ function cpuSince(start: CpuSnapshot, servers: number[], postmaster: number | un
 }
 
 // ---------------------------------------------------------------------------------------------
+// Where the database's backends are during a loop
+
+/**
+ * Samples pg_stat_activity of one database every `everyMs` from its own connection and counts
+ * what each backend is doing: running, idle (waiting for its client), or waiting for a lock, the
+ * WAL flush, ... One cheap query per sample: at 20 samples a second it costs next to nothing.
+ */
+export class WaitSampler {
+  private readonly counts = new Map<string, number>();
+  private samples = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private busy = false;
+
+  private constructor(private readonly client: pg.Client) {}
+
+  static async start(url: string, everyMs = 50): Promise<WaitSampler> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const sampler = new WaitSampler(client);
+    sampler.timer = setInterval(() => { void sampler.sample(); }, everyMs);
+    return sampler;
+  }
+
+  private async sample(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const result = await this.client.query<{ state: string | null; type: string | null; event: string | null }>(
+        `SELECT state, wait_event_type AS type, wait_event AS event FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`);
+      this.samples += 1;
+      for (const row of result.rows) {
+        const key = row.state === 'active'
+          ? (row.type === null ? 'active: running (CPU)' : `active: waiting ${row.type}:${row.event}`)
+          : `${row.state ?? 'unknown'}${row.type === null || row.type === 'Client' ? '' : ` ${row.type}:${row.event}`}`;
+        this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+      }
+    } catch { /* a sample lost is no matter */ } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Average number of backends in each state over the samples, most frequent first. */
+  async stop(): Promise<{ samples: number; states: { state: string; backends: number }[] }> {
+    clearInterval(this.timer);
+    while (this.busy) await new Promise((done) => setTimeout(done, 5));
+    await this.client.end();
+    const states = [...this.counts.entries()].sort((a, b) => b[1] - a[1])
+      .map(([state, count]) => ({ state, backends: count / Math.max(1, this.samples) }));
+    return { samples: this.samples, states };
+  }
+}
+
+export function waitText(waits: { samples: number; states: { state: string; backends: number }[] } | undefined): string {
+  if (!waits || waits.samples === 0) return 'no samples';
+  return waits.states.slice(0, 6).map((s) => `${s.state} ${s.backends.toFixed(2)}`).join(', ');
+}
+
+// ---------------------------------------------------------------------------------------------
 // Posting through HTTP
 
 export interface PgPostingSpec {
@@ -161,6 +220,8 @@ export interface PgPostingResult {
   entryCount: number;
   answered201: number;
   verified: string;
+  /** What the database's backends were doing during the loop (sampled pg_stat_activity). */
+  waits: Awaited<ReturnType<WaitSampler['stop']>> | undefined;
   profile?: ProfileSummary | undefined;
 }
 
@@ -318,6 +379,7 @@ export async function runPgPosting(options: BenchOptions, target: PgTarget, dir:
     const tally: Tally = { ok: 0, sum: 0n, statuses: {}, samples: [] };
     const pids = servers.map((s) => s.pid);
     const postmaster = target.cluster?.postmasterPid;
+    const sampler = await WaitSampler.start(url);
     const start = cpuSnapshot(pids, postmaster, 0);
     const load = await closedLoop(options.entries, options.concurrency, options.maxSeconds, (i, w) => {
       const [debit, credit] = pickPair();
@@ -325,6 +387,7 @@ export async function runPgPosting(options: BenchOptions, target: PgTarget, dir:
       return post(clientOf(w), tally, entry(debit, credit, amount, dateIn2026(next), i), amount);
     });
     const cpu = cpuSince(start, pids, postmaster, 0);
+    const waits = await sampler.stop();
     if (load.count < options.entries) log(`pg ${spec.label}: time limit of ${options.maxSeconds} s reached after ${load.count} requests`);
     if (tally.samples.length > 0 || warm.samples.length > 0) {
       log(`pg ${spec.label}: answers other than 201: ${[...warm.samples, ...tally.samples].join(' | ')}`);
@@ -360,7 +423,7 @@ export async function runPgPosting(options: BenchOptions, target: PgTarget, dir:
     result = {
       spec, concurrency: options.concurrency, entries: tally.ok, requests: load.count, statuses: tally.statuses,
       seconds: load.seconds, entriesPerSecond: tally.ok / load.seconds, latency: summarize(load.latenciesMs), cpu,
-      entryCount: books.entries, answered201, verified,
+      entryCount: books.entries, answered201, verified, waits,
     };
   } catch (error) {
     for (const server of servers) log(`pg ${spec.label}: server ${server.pid} output:\n${server.output().slice(-3000)}`);
@@ -452,6 +515,7 @@ export interface PgBaselineResult {
   /** Latency of one transaction. */
   latency: LatencySummary;
   cpu: CpuUse;
+  waits: Awaited<ReturnType<WaitSampler['stop']>> | undefined;
 }
 
 export function pgBaselineCases(options: BenchOptions): PgBaselineCase[] {
@@ -524,6 +588,7 @@ export async function runPgBaseline(options: BenchOptions, target: PgTarget, spe
       written += BigInt(amount);
     };
     const transactions = Math.ceil(options.entries / spec.batch);
+    const sampler = await WaitSampler.start(url);
     const start = cpuSnapshot([], target.cluster?.postmasterPid, 0);
     const load = await closedLoop(transactions, spec.connections, options.maxSeconds, async (t) => {
       const connection = await pool.connect();
@@ -545,6 +610,7 @@ export async function runPgBaseline(options: BenchOptions, target: PgTarget, spe
       }
     });
     const cpu = cpuSince(start, [], target.cluster?.postmasterPid, 0);
+    const waits = await sampler.stop();
     const books = await checkTotals(url);
     const entries = Math.min(options.entries, load.count * spec.batch);
     if (books.entries !== entries || books.lines !== 2 * entries || books.line_debits !== written.toString()
@@ -555,7 +621,7 @@ export async function runPgBaseline(options: BenchOptions, target: PgTarget, spe
     log(`bare PostgreSQL ${spec.label}: ${entries} entries in ${load.seconds.toFixed(2)} s`);
     return {
       spec, entries, seconds: load.seconds, entriesPerSecond: entries / load.seconds, commitsPerSecond: load.count / load.seconds,
-      latency: summarize(load.latenciesMs), cpu,
+      latency: summarize(load.latenciesMs), cpu, waits,
     };
   } finally {
     await pool.end();

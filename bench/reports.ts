@@ -18,6 +18,7 @@ import type { Actor } from '../src/service/actor.js';
 import { LOCAL_OPERATOR } from '../src/service/actor.js';
 import type { LedgerService } from '../src/service/ledger-service.js';
 import type { CreateEntryInput } from '../src/schemas/journal-entry.js';
+import { copySqliteLedger } from './pg-copy.js';
 import {
   Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, removeDir, startServer, stopServer,
   summarize, table,
@@ -35,6 +36,13 @@ export interface ReportsOptions {
   postgresUrl?: string | undefined;
   /** Measure the size of the PostgreSQL database (pg_database_size). */
   databaseBytes?: ((url: string) => Promise<number>) | undefined;
+  /**
+   * PostgreSQL only: instead of building through the service, copy this SQLite ledger (built by
+   * buildLedger with the same number of lines) row for row (bench/pg-copy.ts).
+   */
+  copyFrom?: { path: string; built: BuiltLedger } | undefined;
+  /** Leave the SQLite ledger on disk (under `dir`) and return its path, e.g. to copy it to PostgreSQL. */
+  keepDatabase?: boolean | undefined;
 }
 
 export interface ReportTiming {
@@ -60,6 +68,10 @@ export interface ReportsResult {
   hledgerSeconds: number | undefined;
   hledgerAccounts: number;
   mismatches: string[];
+  /** How the ledger was made, followed by its time in seconds ("built through the service in"). */
+  buildHow: string;
+  /** The SQLite ledger and what was built, when keepDatabase was asked. */
+  kept?: { path: string; built: BuiltLedger } | undefined;
   /** The all-time trial balance's rows, for comparing two stores built from the same seed. */
   trialBalanceRows: TrialBalanceRow[];
 }
@@ -131,7 +143,16 @@ function monthBounds(index: number): { name: string; start: string; end: string 
   return { name: `${year}-${mm}`, start: `${year}-${mm}-01`, end: `${year}-${mm}-${String(last).padStart(2, '0')}` };
 }
 
-async function buildLedger(dbPath: string, lines: number): Promise<{ entries: number; chart: Chart; periods: string[]; apiKey: string; seconds: number }> {
+export interface BuiltLedger {
+  entries: number;
+  chart: Chart;
+  periods: string[];
+  apiKey: string;
+  seconds: number;
+}
+
+/** Builds the deterministic ledger through the service at a location (a SQLite path or a PostgreSQL URL). */
+export async function buildLedger(dbPath: string, lines: number): Promise<BuiltLedger> {
   const started = performance.now();
   await initLedger(dbPath);
   const service = await openLedger(dbPath);
@@ -230,8 +251,16 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
   const store = options.postgresUrl === undefined ? 'SQLite' : 'PostgreSQL';
   try {
     log(`building a ledger of ${fmt(options.lines)} lines in ${store === 'SQLite' ? dbPath : `PostgreSQL ${dbPath}`}`);
-    const built = await buildLedger(dbPath, options.lines);
-    log(`built in ${built.seconds.toFixed(1)} s`);
+    let built: BuiltLedger;
+    let buildHow = 'built through the service in';
+    if (options.copyFrom && options.postgresUrl) {
+      const copied = await copySqliteLedger(options.copyFrom.path, options.postgresUrl);
+      built = { ...options.copyFrom.built, seconds: copied.seconds };
+      buildHow = `copied row for row (${fmt(copied.rows)} rows, bench/pg-copy.ts) from the SQLite ledger built through the service; the copy took`;
+    } else {
+      built = await buildLedger(dbPath, options.lines);
+      log(`built in ${built.seconds.toFixed(1)} s`);
+    }
     const server = await startServer(dbPath, { LEDGER_LOG_LEVEL: 'warn' }, 0);
     const client = new Client(server.baseUrl, 1, built.apiKey);
     const timings: ReportTiming[] = [];
@@ -302,6 +331,8 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
       accounts: built.chart.all,
       periods: built.periods.length,
       buildSeconds: built.seconds,
+      buildHow,
+      kept: options.keepDatabase && options.postgresUrl === undefined ? { path: dbPath, built } : undefined,
       dbBytes: options.postgresUrl === undefined ? statSync(dbPath).size
         : await (options.databaseBytes?.(options.postgresUrl) ?? Promise.resolve(NaN)),
       timings,
@@ -316,7 +347,7 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
         ({ account_number, debit_total, credit_total })),
     };
   } finally {
-    if (!options.keep) removeDir(dir);
+    if (!options.keep && !options.keepDatabase) removeDir(dir);
   }
 }
 
@@ -325,8 +356,8 @@ export function reportsMarkdown(result: ReportsResult): string {
   out.push(`### Reports on ${fmt(result.lines)} journal lines (${result.store})`);
   out.push('');
   out.push(`${fmt(result.entries)} two-line entries over ${result.accounts} accounts (one control account with 20 sub-accounts) `
-    + `and ${result.periods} monthly periods, the first 12 closed; built through the service in ${result.buildSeconds.toFixed(1)} s `
-    + `(batches of 5,000 entries per transaction); ${result.store === 'SQLite' ? 'database' : 'PostgreSQL database'} ${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
+    + `and ${result.periods} monthly periods, the first 12 closed; ${result.buildHow} ${result.buildSeconds.toFixed(1)} s `
+    + `(the service posts batches of 5,000 entries per transaction); ${result.store === 'SQLite' ? 'database' : 'PostgreSQL database'} ${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
     + 'through HTTP by one keep-alive client, after three warm-up calls.');
   out.push('');
   out.push(table(['request', 'p50 ms', 'p99 ms', 'max ms', 'response KiB'], result.timings.map((timing) => [

@@ -21,11 +21,12 @@ import {
 } from './lib.js';
 import {
   ACCOUNTS, databaseBytes, openTarget, type PgBaselineResult, pgBaselineCases, pgBaselineTable, type PgPostingResult, pgPostingTable,
-  type PgTarget, placementText, postingSpecs, runPgBaseline, runPgPosting,
+  type PgTarget, placementText, postingSpecs, runPgBaseline, runPgPosting, waitText,
 } from './postgres.js';
 import { createDatabase, dropDatabase } from './pg-cluster.js';
 import { type AuthResult, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
-import { type ReportsResult, reportsMarkdown, runReports } from './reports.js';
+import { buildLedger, type ReportsResult, reportsMarkdown, runReports } from './reports.js';
+import { join } from 'node:path';
 import { type BaselineResult, baselineCases, runBaseline } from './sqlite-baseline.js';
 
 /** Goals: durable posting through HTTP at 5,000 entries/s with p99 under 50 ms; every report's p99 under 50 ms at 1M lines. */
@@ -171,6 +172,13 @@ function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: nu
       + 'the postmaster and all its children; CPU 0 busy: everything that ran on CPU 0 (where the servers are pinned); '
       + 'client: the load generator; other: every other process on the machine (should be ~0%).');
     out.push('');
+    out.push('');
+    out.push('Where the database\'s client backends were, sampled from pg_stat_activity every 50 ms during the loop (average '
+      + 'number of backends in each state; "idle" waits for the ledger server, "idle in transaction" is a transaction open '
+      + 'while the server works between statements, Lock:* waits for a row another transaction holds, IO:WALSync for the flush):');
+    out.push('');
+    for (const r of postings) out.push(`- ${r.spec.label}: ${waitText(r.waits)}`);
+    out.push('');
     for (const r of postings) out.push(`- ${r.spec.label}: entries in the database ${fmt(r.entryCount)}, answers 201 `
       + `${fmt(r.answered201)} (${r.entryCount === r.answered201 ? 'equal' : 'DIFFERENT'}); ${r.verified}`
       + `${Object.keys(r.statuses).some((k) => k !== '201') ? `; statuses ${JSON.stringify(r.statuses)}` : ''}`);
@@ -181,6 +189,10 @@ function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: nu
     out.push('### Bare PostgreSQL through `pg`, the adapter\'s statements (no HTTP, no service)');
     out.push('');
     out.push(pgBaselineTable(baselines));
+    out.push('');
+    out.push('Backends (sampled as above):');
+    out.push('');
+    for (const b of baselines) out.push(`- ${b.spec.label.slice(0, 3)}: ${waitText(b.waits)}`);
   }
   const measured = postings.filter((r) => !r.spec.profile);
   if (measured.length > 0 && baselines.length > 0) {
@@ -239,13 +251,14 @@ function reportsComparison(sqlite: ReportsResult, postgres: ReportsResult): stri
   const key = (rows: ReportsResult['trialBalanceRows']) => rows.map((r) => `${r.account_number}:${r.debit_total}:${r.credit_total}`).join(',');
   const same = sqlite.lines === postgres.lines && key(sqlite.trialBalanceRows) === key(postgres.trialBalanceRows);
   out.push('');
-  out.push(`Build: SQLite ${sqlite.buildSeconds.toFixed(1)} s (${fmt(sqlite.dbBytes / 1024 / 1024, 1)} MiB), PostgreSQL `
-    + `${postgres.buildSeconds.toFixed(1)} s (${fmt(postgres.dbBytes / 1024 / 1024, 1)} MiB). The all-time trial balances of the two `
-    + `stores ${same ? `are identical (all ${sqlite.trialBalanceRows.length} accounts)` : 'DIFFER'}.`);
+  out.push(`SQLite: ${sqlite.buildHow} ${sqlite.buildSeconds.toFixed(1)} s, ${fmt(sqlite.dbBytes / 1024 / 1024, 1)} MiB. PostgreSQL: `
+    + `${postgres.buildHow} ${postgres.buildSeconds.toFixed(1)} s, ${fmt(postgres.dbBytes / 1024 / 1024, 1)} MiB. The all-time `
+    + `trial balances the two servers answered ${same ? `are identical (all ${sqlite.trialBalanceRows.length} accounts)` : 'DIFFER'}.`);
   return `${out.join('\n')}\n`;
 }
 
-async function runPostgres(options: BenchOptions, dir: string, pinned: boolean): Promise<PgOutcome & { reports?: ReportsResult }> {
+async function runPostgres(options: BenchOptions, dir: string, pinned: boolean, sqliteReports: ReportsResult | undefined):
+  Promise<PgOutcome & { reports?: ReportsResult }> {
   const target = await openTarget(options, pinned ? 0 : undefined);
   const outcome: PgOutcome & { reports?: ReportsResult } = { target, postings: [], auth: undefined, baselines: [] };
   try {
@@ -273,11 +286,17 @@ async function runPostgres(options: BenchOptions, dir: string, pinned: boolean):
     }
     if (options.only.has('reports')) {
       log(`PostgreSQL: reports on a ledger of ${options.lines} journal lines`);
+      let copyFrom = sqliteReports?.kept;
+      if (options.pgBuild === 'copy' && copyFrom === undefined) {
+        const path = join(dir, 'pg-source.db');
+        log(`building the SQLite ledger to copy (${options.lines} lines, through the service)`);
+        copyFrom = { path, built: await buildLedger(path, options.lines) };
+      }
       const name = `ledger_bench_${process.pid}_reports`;
       const url = await createDatabase(target.adminUrl, name);
       try {
         outcome.reports = await runReports({ lines: options.lines, repeat: options.repeat, dir, keep: options.keep, postgresUrl: url,
-          databaseBytes });
+          databaseBytes, copyFrom: options.pgBuild === 'copy' ? copyFrom : undefined });
       } finally {
         await dropDatabase(target.adminUrl, name);
       }
@@ -348,9 +367,10 @@ async function main(): Promise<number> {
     }
     if (sqlite && options.only.has('reports')) {
       log(`reports on a ledger of ${options.lines} journal lines`);
-      reports = await runReports({ lines: options.lines, repeat: options.repeat, dir, keep: options.keep });
+      reports = await runReports({ lines: options.lines, repeat: options.repeat, dir, keep: options.keep,
+        keepDatabase: options.backend === 'both' && options.pgBuild === 'copy' });
     }
-    if (options.backend !== 'sqlite') pg = await runPostgres(options, dir, pinned);
+    if (options.backend !== 'sqlite') pg = await runPostgres(options, dir, pinned, reports);
     probes.push(fsyncProbe(dir));
   } finally {
     killRunningServers();
