@@ -46,6 +46,10 @@ export interface BenchOptions {
    * the service (fast), or built through the service on PostgreSQL (several minutes at 1M lines).
    */
   pgBuild: 'copy' | 'service';
+  /** The CPU the throw-away PostgreSQL cluster is pinned to (default 0, with the ledger servers). */
+  pgCpu: number;
+  /** Diagnostics: load pg_stat_statements in the throw-away cluster and print each posting run's costliest statements. */
+  pgStatements: boolean;
   /** Journal lines of the ledger the reports benchmark builds. */
   lines: number;
   /** Timed calls per report (after three warm-up calls). */
@@ -72,6 +76,10 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
                      reports ledger is made (copy: the SQLite one, built through the
                      service, copied row for row; service: built through the
                      service on PostgreSQL, several minutes at 1M lines)
+  --pg-cpu N         pin the throw-away cluster to CPU N       BENCH_PG_CPU       (0, with the servers)
+                     (1 = beside the load generator, to see the server without the database on its core)
+  --pg-statements    load pg_stat_statements in the cluster   BENCH_PG_STATEMENTS=1
+                     and print each posting run's costliest statements (diagnostics)
   --lines L          journal lines of the reports ledger      BENCH_LINES        (1000000)
   --repeat R         timed calls per report                   BENCH_REPEAT       (30)
   --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
@@ -84,10 +92,16 @@ function positiveInt(name: string, text: string): number {
   return value;
 }
 
+function nonNegativeInt(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${text}`);
+  return value;
+}
+
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const values = new Map<string, string>();
   const flags = new Set<string>();
-  const booleans = new Set(['skip-build', 'profile', 'keep', 'help']);
+  const booleans = new Set(['skip-build', 'profile', 'keep', 'help', 'pg-statements']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) throw new Error(`Unexpected argument ${arg}\n${HELP}`);
@@ -102,7 +116,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     process.exit(0);
   }
   const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat',
-    'backend', 'db', 'pg-build'];
+    'backend', 'db', 'pg-build', 'pg-cpu'];
   for (const name of values.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}\n${HELP}`);
   const pick = (name: string, envName: string, fallback: string) => values.get(name) ?? env[envName] ?? fallback;
   const flag = (name: string, envName: string) => flags.has(name) || env[envName] === '1' || env[envName] === 'true';
@@ -135,6 +149,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     backend,
     db,
     pgBuild,
+    pgStatements: flag('pg-statements', 'BENCH_PG_STATEMENTS'),
+    pgCpu: nonNegativeInt('--pg-cpu', pick('pg-cpu', 'BENCH_PG_CPU', '0')),
     skipBuild: flag('skip-build', 'BENCH_SKIP_BUILD'),
     profile: flag('profile', 'BENCH_PROFILE'),
     keep: flag('keep', 'BENCH_KEEP'),

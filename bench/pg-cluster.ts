@@ -73,8 +73,11 @@ function tail(path: string, lines = 20): string {
   return existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(-lines).join('\n') : '(no log)';
 }
 
-/** Starts a fresh durable cluster under `baseDir`; pins it to `cpu` when given and taskset exists. */
-export async function startCluster(baseDir: string, cpu?: number): Promise<Cluster> {
+/**
+ * Starts a fresh durable cluster under `baseDir`; pins it to `cpu` when given and taskset exists.
+ * `extraSettings` are more `-c name=value` server settings (diagnostics such as pg_stat_statements).
+ */
+export async function startCluster(baseDir: string, cpu?: number, extraSettings: string[] = []): Promise<Cluster> {
   if (!existsSync(join(PG_BIN, 'initdb'))) {
     throw new Error(`No PostgreSQL 15 under ${PG_BIN} (apt-get install postgresql), or pass --db postgres://... of an existing server`);
   }
@@ -97,7 +100,7 @@ export async function startCluster(baseDir: string, cpu?: number): Promise<Clust
     let port = 0;
     for (let attempt = 1; ; attempt += 1) {
       port = await freePort();
-      const options = [`-p ${port}`, `-k ${folder}`, ...SETTINGS.map((setting) => `-c ${setting}`)].join(' ');
+      const options = [`-p ${port}`, `-k ${folder}`, ...[...SETTINGS, ...extraSettings].map((setting) => `-c ${setting}`)].join(' ');
       try {
         runAsPostgres('pg_ctl', ['-D', data, '-l', logPath, '-w', '-o', options, 'start'], cpu);
         break;
@@ -150,7 +153,7 @@ export async function showSettings(url: string): Promise<Record<string, string>>
   try {
     const out: Record<string, string> = {};
     for (const name of ['server_version', 'fsync', 'synchronous_commit', 'wal_sync_method', 'full_page_writes', 'shared_buffers',
-      'max_connections']) {
+      'max_connections', 'shared_preload_libraries']) {
       out[name] = (await client.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
     }
     return out;

@@ -29,6 +29,8 @@ export interface PgTarget {
   settings: Record<string, string>;
   /** CPU the PostgreSQL processes are pinned to (our cluster only). */
   cpu: number | undefined;
+  /** pg_stat_statements is loaded (--pg-statements). */
+  statements: boolean;
   stop(): Promise<void>;
 }
 
@@ -36,10 +38,17 @@ export async function openTarget(options: BenchOptions, serverCpu: number | unde
   if (options.db !== undefined) {
     const settings = await showSettings(options.db);
     log(`using the existing PostgreSQL server of --db (${settings.server_version}); it is not pinned and its CPU is not measured`);
-    return { adminUrl: options.db, cluster: undefined, settings, cpu: undefined, stop: async () => {} };
+    const statements = options.pgStatements && settings.shared_preload_libraries!.includes('pg_stat_statements');
+    if (options.pgStatements && !statements) log('--pg-statements: the server of --db does not preload pg_stat_statements; ignored');
+    return { adminUrl: options.db, cluster: undefined, settings, cpu: undefined, statements, stop: async () => {} };
   }
-  const cluster = await startCluster(options.dir, serverCpu);
-  return { adminUrl: cluster.adminUrl, cluster, settings: cluster.settings, cpu: cluster.cpu, stop: () => cluster.stop() };
+  const extra = options.pgStatements
+    ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all', 'pg_stat_statements.track_planning=on'] : [];
+  const cluster = await startCluster(options.dir, serverCpu, extra);
+  return {
+    adminUrl: cluster.adminUrl, cluster, settings: cluster.settings, cpu: cluster.cpu, statements: options.pgStatements,
+    stop: () => cluster.stop(),
+  };
 }
 
 let databaseSerial = 0;
@@ -222,7 +231,54 @@ export interface PgPostingResult {
   verified: string;
   /** What the database's backends were doing during the loop (sampled pg_stat_activity). */
   waits: Awaited<ReturnType<WaitSampler['stop']>> | undefined;
+  /** --pg-statements: the costliest statements of the loop. */
+  statements?: StatementCost[] | undefined;
   profile?: ProfileSummary | undefined;
+}
+
+export interface StatementCost {
+  query: string;
+  calls: number;
+  /** Per 201 answer of the loop. */
+  callsPerEntry: number;
+  meanExecMs: number;
+  meanPlanMs: number;
+  /** Execution + planning time per 201 answer, in µs. */
+  usPerEntry: number;
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function resetStatements(url: string): Promise<void> {
+  await withClient(url, async (client) => {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await client.query('SELECT pg_stat_statements_reset()');
+  });
+}
+
+async function topStatements(url: string, entries: number): Promise<StatementCost[]> {
+  return withClient(url, async (client) => {
+    const rows = (await client.query<{ query: string; calls: string; exec: number; plan: number }>(
+      `SELECT query, calls::text AS calls, total_exec_time AS exec, total_plan_time AS plan FROM pg_stat_statements
+       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+       ORDER BY total_exec_time + total_plan_time DESC LIMIT 10`)).rows;
+    return rows.map((row) => {
+      const calls = Number(row.calls);
+      return {
+        query: row.query.replace(/\s+/g, ' ').slice(0, 110), calls, callsPerEntry: calls / Math.max(1, entries),
+        meanExecMs: row.exec / Math.max(1, calls), meanPlanMs: row.plan / Math.max(1, calls),
+        usPerEntry: ((row.exec + row.plan) * 1000) / Math.max(1, entries),
+      };
+    });
+  });
 }
 
 interface Fixtures {
@@ -379,6 +435,7 @@ export async function runPgPosting(options: BenchOptions, target: PgTarget, dir:
     const tally: Tally = { ok: 0, sum: 0n, statuses: {}, samples: [] };
     const pids = servers.map((s) => s.pid);
     const postmaster = target.cluster?.postmasterPid;
+    if (target.statements) await resetStatements(url);
     const sampler = await WaitSampler.start(url);
     const start = cpuSnapshot(pids, postmaster, 0);
     const load = await closedLoop(options.entries, options.concurrency, options.maxSeconds, (i, w) => {
@@ -388,6 +445,7 @@ export async function runPgPosting(options: BenchOptions, target: PgTarget, dir:
     });
     const cpu = cpuSince(start, pids, postmaster, 0);
     const waits = await sampler.stop();
+    const statements = target.statements ? await topStatements(url, tally.ok) : undefined;
     if (load.count < options.entries) log(`pg ${spec.label}: time limit of ${options.maxSeconds} s reached after ${load.count} requests`);
     if (tally.samples.length > 0 || warm.samples.length > 0) {
       log(`pg ${spec.label}: answers other than 201: ${[...warm.samples, ...tally.samples].join(' | ')}`);
@@ -423,7 +481,7 @@ export async function runPgPosting(options: BenchOptions, target: PgTarget, dir:
     result = {
       spec, concurrency: options.concurrency, entries: tally.ok, requests: load.count, statuses: tally.statuses,
       seconds: load.seconds, entriesPerSecond: tally.ok / load.seconds, latency: summarize(load.latenciesMs), cpu,
-      entryCount: books.entries, answered201, verified, waits,
+      entryCount: books.entries, answered201, verified, waits, statements,
     };
   } catch (error) {
     for (const server of servers) log(`pg ${spec.label}: server ${server.pid} output:\n${server.output().slice(-3000)}`);
@@ -652,10 +710,14 @@ export function placementText(target: PgTarget, pinned: boolean): string {
     return 'every `ledger serve` process pinned to CPU 0 and the load generator to CPU 1 (taskset); the PostgreSQL server '
       + 'of --db is not ours and not pinned.';
   }
-  return `every \`ledger serve\` process AND every PostgreSQL process (postmaster ${target.cluster.postmasterPid}, `
-    + `${target.cluster.affinity}, inherited by its backends, WAL writer and checkpointer) pinned to CPU 0; `
-    + 'the load generator (and the bare-pg client) on CPU 1. So the whole server side, ledger and database, shares ONE core; '
-    + 'with two servers, both processes and PostgreSQL share it.';
+  const where = `every PostgreSQL process (postmaster ${target.cluster.postmasterPid}, ${target.cluster.affinity}, inherited by its `
+    + 'backends, WAL writer and checkpointer)';
+  if (target.cpu === 0) {
+    return `every \`ledger serve\` process AND ${where} pinned to CPU 0; the load generator (and the bare-pg client) on CPU 1. `
+      + 'So the whole server side, ledger and database, shares ONE core; with two servers, both processes and PostgreSQL share it.';
+  }
+  return `every \`ledger serve\` process on CPU 0; ${where} on CPU ${target.cpu}, the load generator's core (--pg-cpu): the database `
+    + 'shares its core with the load generator, the ledger servers have theirs alone.';
 }
 
 export function pgPostingTable(results: PgPostingResult[]): string {
@@ -667,6 +729,12 @@ export function pgPostingTable(results: PgPostingResult[]): string {
       ms(r.latency.max), r.cpu.servers.map(pct).join(' + '), pct(r.cpu.postgres), pct(r.cpu.serverCore), pct(r.cpu.client),
       pct(r.cpu.other), fmt(r.requests - r.entries),
     ]));
+}
+
+export function statementsTable(statements: StatementCost[]): string {
+  return table(['statement (pg_stat_statements, track=all: nested ones too)', 'calls / entry', 'mean exec ms', 'mean plan ms', 'µs / entry'],
+    statements.map((s) => [`\`${s.query.replace(/\|/g, '\\|')}\``, s.callsPerEntry.toFixed(2), s.meanExecMs.toFixed(3), s.meanPlanMs.toFixed(3),
+      fmt(s.usPerEntry)]));
 }
 
 export function pgBaselineTable(results: PgBaselineResult[]): string {

@@ -21,7 +21,7 @@ import {
 } from './lib.js';
 import {
   ACCOUNTS, databaseBytes, openTarget, type PgBaselineResult, pgBaselineCases, pgBaselineTable, type PgPostingResult, pgPostingTable,
-  type PgTarget, placementText, postingSpecs, runPgBaseline, runPgPosting, waitText,
+  type PgTarget, placementText, postingSpecs, runPgBaseline, runPgPosting, statementsTable, waitText,
 } from './postgres.js';
 import { createDatabase, dropDatabase } from './pg-cluster.js';
 import { type AuthResult, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
@@ -157,7 +157,8 @@ function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: nu
   out.push(`${target.cluster ? `A throw-away cluster started for this run (initdb, 127.0.0.1:${target.cluster.port})`
     : 'The existing server of --db'}: fsync=${s.fsync}, synchronous_commit=${s.synchronous_commit}, `
     + `wal_sync_method=${s.wal_sync_method}, full_page_writes=${s.full_page_writes}, shared_buffers=${s.shared_buffers}, `
-    + `max_connections=${s.max_connections}; every COMMIT waits for its WAL flush. Pool per \`ledger serve\`: `
+    + `max_connections=${s.max_connections}${s.shared_preload_libraries ? `, shared_preload_libraries=${s.shared_preload_libraries} (diagnostics)` : ''}; `
+    + `every COMMIT waits for its WAL flush. Pool per \`ledger serve\`: `
     + `${process.env.LEDGER_PG_POOL_SIZE ?? '10 (default)'} connections.`);
   out.push('');
   out.push(`Placement: ${placementText(target, pinned)}`);
@@ -207,6 +208,12 @@ function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: nu
       }
     }
     out.push(table(['comparison', 'entries/s', 'ratio'], rows));
+  }
+  for (const r of postings) {
+    if (r.statements) {
+      out.push('', `### Costliest statements, PostgreSQL, ${r.spec.label} (--pg-statements; time inside PostgreSQL per entry posted)`);
+      out.push('', statementsTable(r.statements));
+    }
   }
   for (const r of postings) {
     if (r.profile) out.push('', profileSection(r.profile, `PostgreSQL, ${r.spec.label}`, keep));
@@ -259,7 +266,7 @@ function reportsComparison(sqlite: ReportsResult, postgres: ReportsResult): stri
 
 async function runPostgres(options: BenchOptions, dir: string, pinned: boolean, sqliteReports: ReportsResult | undefined):
   Promise<PgOutcome & { reports?: ReportsResult }> {
-  const target = await openTarget(options, pinned ? 0 : undefined);
+  const target = await openTarget(options, pinned ? options.pgCpu : undefined);
   const outcome: PgOutcome & { reports?: ReportsResult } = { target, postings: [], auth: undefined, baselines: [] };
   try {
     if (options.only.has('posting')) {
