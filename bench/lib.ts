@@ -48,6 +48,8 @@ export interface BenchOptions {
   pgBuild: 'copy' | 'service';
   /** The CPU the throw-away PostgreSQL cluster is pinned to (default 0, with the ledger servers). */
   pgCpu: number;
+  /** Connect to the throw-away cluster over its Unix-domain socket instead of TCP on 127.0.0.1. */
+  pgSocket: boolean;
   /** Diagnostics: load pg_stat_statements in the throw-away cluster and print each posting run's costliest statements. */
   pgStatements: boolean;
   /** Journal lines of the ledger the reports benchmark builds. */
@@ -78,6 +80,8 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
                      service on PostgreSQL, several minutes at 1M lines)
   --pg-cpu N         pin the throw-away cluster to CPU N       BENCH_PG_CPU       (0, with the servers)
                      (1 = beside the load generator, to see the server without the database on its core)
+  --pg-socket        connect over the cluster's Unix socket    BENCH_PG_SOCKET=1
+                     instead of TCP on 127.0.0.1 (a local deployment; default TCP)
   --pg-statements    load pg_stat_statements in the cluster   BENCH_PG_STATEMENTS=1
                      and print each posting run's costliest statements (diagnostics)
   --lines L          journal lines of the reports ledger      BENCH_LINES        (1000000)
@@ -101,7 +105,7 @@ function nonNegativeInt(name: string, text: string): number {
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const values = new Map<string, string>();
   const flags = new Set<string>();
-  const booleans = new Set(['skip-build', 'profile', 'keep', 'help', 'pg-statements']);
+  const booleans = new Set(['skip-build', 'profile', 'keep', 'help', 'pg-statements', 'pg-socket']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) throw new Error(`Unexpected argument ${arg}\n${HELP}`);
@@ -150,6 +154,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     db,
     pgBuild,
     pgStatements: flag('pg-statements', 'BENCH_PG_STATEMENTS'),
+    pgSocket: flag('pg-socket', 'BENCH_PG_SOCKET'),
     pgCpu: nonNegativeInt('--pg-cpu', pick('pg-cpu', 'BENCH_PG_CPU', '0')),
     skipBuild: flag('skip-build', 'BENCH_SKIP_BUILD'),
     profile: flag('profile', 'BENCH_PROFILE'),

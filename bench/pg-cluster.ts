@@ -24,6 +24,8 @@ export const PG_BIN = '/usr/lib/postgresql/15/bin';
 export interface Cluster {
   /** postgres://postgres@127.0.0.1:PORT/postgres: the maintenance database (create others from it). */
   adminUrl: string;
+  /** The same over the server's Unix-domain socket (postgres://postgres@localhost:PORT/postgres?host=DIR). */
+  socketUrl: string;
   port: number;
   /** The postmaster's pid (its children are the backends, checkpointer, WAL writer, ...). */
   postmasterPid: number;
@@ -112,6 +114,7 @@ export async function startCluster(baseDir: string, cpu?: number, extraSettings:
     }
     const postmasterPid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
     const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    const socketUrl = `postgres://postgres@localhost:${port}/postgres?host=${encodeURIComponent(folder)}`;
     const stopNow = () => {
       const [command, args] = asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
       spawnSync(command, args, { stdio: 'ignore', timeout: 30_000 });
@@ -125,7 +128,7 @@ export async function startCluster(baseDir: string, cpu?: number, extraSettings:
       + `${cpu !== undefined && HAS_TASKSET ? ` pinned to CPU ${cpu} (${pinnedTo})` : ''}; `
       + `fsync=${settings.fsync}, synchronous_commit=${settings.synchronous_commit}, wal_sync_method=${settings.wal_sync_method}`);
     return {
-      adminUrl, port, postmasterPid, cpu: cpu !== undefined && HAS_TASKSET ? cpu : undefined, affinity: pinnedTo, settings,
+      adminUrl, socketUrl, port, postmasterPid, cpu: cpu !== undefined && HAS_TASKSET ? cpu : undefined, affinity: pinnedTo, settings,
       async stop() {
         process.removeListener('exit', stopNow);
         try {

@@ -31,6 +31,8 @@ export interface PgTarget {
   cpu: number | undefined;
   /** pg_stat_statements is loaded (--pg-statements). */
   statements: boolean;
+  /** Connections go over the Unix-domain socket (--pg-socket). */
+  socket: boolean;
   stop(): Promise<void>;
 }
 
@@ -40,14 +42,14 @@ export async function openTarget(options: BenchOptions, serverCpu: number | unde
     log(`using the existing PostgreSQL server of --db (${settings.server_version}); it is not pinned and its CPU is not measured`);
     const statements = options.pgStatements && settings.shared_preload_libraries!.includes('pg_stat_statements');
     if (options.pgStatements && !statements) log('--pg-statements: the server of --db does not preload pg_stat_statements; ignored');
-    return { adminUrl: options.db, cluster: undefined, settings, cpu: undefined, statements, stop: async () => {} };
+    return { adminUrl: options.db, cluster: undefined, settings, cpu: undefined, statements, socket: false, stop: async () => {} };
   }
   const extra = options.pgStatements
     ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all', 'pg_stat_statements.track_planning=on'] : [];
   const cluster = await startCluster(options.dir, serverCpu, extra);
   return {
-    adminUrl: cluster.adminUrl, cluster, settings: cluster.settings, cpu: cluster.cpu, statements: options.pgStatements,
-    stop: () => cluster.stop(),
+    adminUrl: options.pgSocket ? cluster.socketUrl : cluster.adminUrl, cluster, settings: cluster.settings, cpu: cluster.cpu,
+    statements: options.pgStatements, socket: options.pgSocket, stop: () => cluster.stop(),
   };
 }
 

@@ -154,7 +154,8 @@ function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: nu
   const out: string[] = [];
   out.push(`## PostgreSQL ${s.server_version}`);
   out.push('');
-  out.push(`${target.cluster ? `A throw-away cluster started for this run (initdb, 127.0.0.1:${target.cluster.port})`
+  out.push(`${target.cluster ? `A throw-away cluster started for this run (initdb, 127.0.0.1:${target.cluster.port}; connections `
+      + `${target.socket ? 'over its Unix-domain socket (--pg-socket)' : 'over TCP on 127.0.0.1'})`
     : 'The existing server of --db'}: fsync=${s.fsync}, synchronous_commit=${s.synchronous_commit}, `
     + `wal_sync_method=${s.wal_sync_method}, full_page_writes=${s.full_page_writes}, shared_buffers=${s.shared_buffers}, `
     + `max_connections=${s.max_connections}${s.shared_preload_libraries ? `, shared_preload_libraries=${s.shared_preload_libraries} (diagnostics)` : ''}; `
