@@ -20,7 +20,7 @@ import type { LedgerService } from '../src/service/ledger-service.js';
 import type { CreateEntryInput } from '../src/schemas/journal-entry.js';
 import { copySqliteLedger } from './pg-copy.js';
 import {
-  Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, removeDir, startServer, stopServer,
+  Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, OtherCpu, removeDir, startServer, stopServer,
   summarize, table,
 } from './lib.js';
 
@@ -41,6 +41,8 @@ export interface ReportsOptions {
    * buildLedger with the same number of lines) row for row (bench/pg-copy.ts).
    */
   copyFrom?: { path: string; built: BuiltLedger } | undefined;
+  /** More processes of our own whose CPU is not "other" (the PostgreSQL cluster). */
+  ownPids?: (() => number[]) | undefined;
   /** Leave the SQLite ledger on disk (under `dir`) and return its path, e.g. to copy it to PostgreSQL. */
   keepDatabase?: boolean | undefined;
 }
@@ -63,6 +65,8 @@ export interface ReportsResult {
   timings: ReportTiming[];
   rssBeforeMb: number;
   rssAfterMb: number;
+  /** CPU used during the timed calls by processes other than the server, the benchmark (and `ownPids`), in cores. */
+  otherCpu: number | undefined;
   exportSeconds: number;
   journalBytes: number;
   hledgerSeconds: number | undefined;
@@ -266,9 +270,11 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
     const timings: ReportTiming[] = [];
     let rssBeforeMb = NaN;
     let rssAfterMb = NaN;
+    let otherCpu: number | undefined;
     let trialBalance: any;
     try {
       rssBeforeMb = rssMb(server.pid);
+      const others = new OtherCpu([server.pid, ...(options.ownPids?.() ?? [])]);
       const midPeriod = built.periods[17]!;
       const closedPeriod = built.periods[5]!;
       const account = built.chart.busiest;
@@ -299,6 +305,7 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
         log(`${name}: p50 ${latency.p50.toFixed(1)} ms`);
       }
       rssAfterMb = rssMb(server.pid);
+      otherCpu = others.cores();
     } finally {
       client.close();
       await stopServer(server);
@@ -338,6 +345,7 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
       timings,
       rssBeforeMb,
       rssAfterMb,
+      otherCpu,
       exportSeconds,
       journalBytes: hledger ? statSync(journal).size : NaN,
       hledgerSeconds: hledger?.seconds,
@@ -357,14 +365,16 @@ export function reportsMarkdown(result: ReportsResult): string {
   out.push('');
   out.push(`${fmt(result.entries)} two-line entries over ${result.accounts} accounts (one control account with 20 sub-accounts) `
     + `and ${result.periods} monthly periods, the first 12 closed; ${result.buildHow} ${result.buildSeconds.toFixed(1)} s `
-    + `(the service posts batches of 5,000 entries per transaction); ${result.store === 'SQLite' ? 'database' : 'PostgreSQL database'} ${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
+    + `(the service posts batches of 5,000 entries per transaction); ${result.store === 'SQLite' ? 'database' : 'PostgreSQL database'} `
+    + `${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
     + 'through HTTP by one keep-alive client, after three warm-up calls.');
   out.push('');
   out.push(table(['request', 'p50 ms', 'p99 ms', 'max ms', 'response KiB'], result.timings.map((timing) => [
     timing.name, timing.latency.p50.toFixed(1), timing.latency.p99.toFixed(1), timing.latency.max.toFixed(1), fmt(timing.bytes / 1024, 1),
   ])));
   out.push('');
-  out.push(`Server memory (RSS): ${fmt(result.rssBeforeMb, 0)} MiB before the reports, ${fmt(result.rssAfterMb, 0)} MiB after.`);
+  out.push(`Server memory (RSS): ${fmt(result.rssBeforeMb, 0)} MiB before the reports, ${fmt(result.rssAfterMb, 0)} MiB after. `
+    + `Other processes used ${result.otherCpu === undefined ? 'n/a' : `${fmt(result.otherCpu * 100)}%`} of a core during the timed calls.`);
   out.push('');
   const slowest = Math.max(...result.timings.map((timing) => timing.latency.p50));
   if (result.hledgerSeconds === undefined) {

@@ -23,7 +23,7 @@ import {
   ACCOUNTS, databaseBytes, openTarget, type PgBaselineResult, pgBaselineCases, pgBaselineTable, type PgPostingResult, pgPostingTable,
   type PgTarget, placementText, postingSpecs, runPgBaseline, runPgPosting, statementsTable, waitText,
 } from './postgres.js';
-import { createDatabase, dropDatabase } from './pg-cluster.js';
+import { clusterPids, createDatabase, dropDatabase } from './pg-cluster.js';
 import { type AuthResult, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
 import { buildLedger, type ReportsResult, reportsMarkdown, runReports } from './reports.js';
 import { join } from 'node:path';
@@ -304,7 +304,8 @@ async function runPostgres(options: BenchOptions, dir: string, pinned: boolean, 
       const url = await createDatabase(target.adminUrl, name);
       try {
         outcome.reports = await runReports({ lines: options.lines, repeat: options.repeat, dir, keep: options.keep, postgresUrl: url,
-          databaseBytes, copyFrom: options.pgBuild === 'copy' ? copyFrom : undefined });
+          databaseBytes, copyFrom: options.pgBuild === 'copy' ? copyFrom : undefined,
+          ownPids: () => (target.cluster ? clusterPids(target.cluster.postmasterPid) : []) });
       } finally {
         await dropDatabase(target.adminUrl, name);
       }
