@@ -722,14 +722,21 @@ export function placementText(target: PgTarget, pinned: boolean): string {
     + 'shares its core with the load generator, the ledger servers have theirs alone.';
 }
 
-export function pgPostingTable(results: PgPostingResult[]): string {
+/** What else ran on the servers' core: CPU 0 busy minus the ledger servers and (when pinned there) PostgreSQL. */
+function othersOnServerCore(cpu: CpuUse, postgresOnServerCore: boolean): number | undefined {
+  if (cpu.serverCore === undefined || (postgresOnServerCore && cpu.postgres === undefined)) return undefined;
+  const ours = cpu.servers.reduce<number>((sum, value) => sum + (value ?? 0), 0) + (postgresOnServerCore ? cpu.postgres! : 0);
+  return Math.max(0, cpu.serverCore - ours);
+}
+
+export function pgPostingTable(results: PgPostingResult[], postgresOnServerCore: boolean): string {
   return table(
     ['run', 'entries', 'seconds', 'entries/s', 'p50 ms', 'p99 ms', 'max ms', 'ledger CPU', 'PostgreSQL CPU', 'CPU 0 busy',
-      'client CPU', 'other CPU', 'non-201'],
+      'others on CPU 0', 'client CPU', 'other CPU', 'non-201'],
     results.map((r) => [
       r.spec.label, fmt(r.entries), r.seconds.toFixed(2), fmt(r.entriesPerSecond), ms(r.latency.p50), ms(r.latency.p99),
-      ms(r.latency.max), r.cpu.servers.map(pct).join(' + '), pct(r.cpu.postgres), pct(r.cpu.serverCore), pct(r.cpu.client),
-      pct(r.cpu.other), fmt(r.requests - r.entries),
+      ms(r.latency.max), r.cpu.servers.map(pct).join(' + '), pct(r.cpu.postgres), pct(r.cpu.serverCore),
+      pct(othersOnServerCore(r.cpu, postgresOnServerCore)), pct(r.cpu.client), pct(r.cpu.other), fmt(r.requests - r.entries),
     ]));
 }
 

@@ -159,7 +159,8 @@ function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: nu
     : 'The existing server of --db'}: fsync=${s.fsync}, synchronous_commit=${s.synchronous_commit}, `
     + `wal_sync_method=${s.wal_sync_method}, full_page_writes=${s.full_page_writes}, shared_buffers=${s.shared_buffers}, `
     + `max_connections=${s.max_connections}${s.shared_preload_libraries ? `, shared_preload_libraries=${s.shared_preload_libraries} (diagnostics)` : ''}; `
-    + `every COMMIT waits for its WAL flush. Pool per \`ledger serve\`: `
+    + `${s.fsync === 'on' && s.synchronous_commit !== 'off' ? 'every COMMIT waits for its WAL flush'
+      : 'WARNING: NOT DURABLE (a COMMIT does not wait for its WAL flush); figures are not comparable'}. Pool per \`ledger serve\`: `
     + `${process.env.LEDGER_PG_POOL_SIZE ?? '10 (default)'} connections.`);
   out.push('');
   out.push(`Placement: ${placementText(target, pinned)}`);
@@ -168,12 +169,12 @@ function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: nu
     out.push(`### Posting two-line entries through HTTP, PostgreSQL (${concurrency} concurrent keep-alive clients, `
       + `split evenly between the servers; random accounts among ${ACCOUNTS}, or every entry debiting the same account)`);
     out.push('');
-    out.push(pgPostingTable(postings));
+    out.push(pgPostingTable(postings, target.cluster !== undefined && target.cpu === 0));
     out.push('');
     out.push('CPU columns: share of one core over the measured loop. ledger CPU: each `ledger serve` process; PostgreSQL CPU: '
       + 'the postmaster and all its children; CPU 0 busy: everything that ran on CPU 0 (where the servers are pinned); '
-      + 'client: the load generator; other: every other process on the machine (should be ~0%).');
-    out.push('');
+      + 'others on CPU 0: that minus the ledger servers and PostgreSQL, i.e. what other processes took from the servers\' core '
+      + '(should be ~0%); client: the load generator; other: every other process on the machine (should be ~0%).');
     out.push('');
     out.push('Where the database\'s client backends were, sampled from pg_stat_activity every 50 ms during the loop (average '
       + 'number of backends in each state; "idle" waits for the ledger server, "idle in transaction" is a transaction open '
@@ -181,8 +182,7 @@ function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: nu
     out.push('');
     for (const r of postings) out.push(`- ${r.spec.label}: ${waitText(r.waits)}`);
     out.push('');
-    for (const r of postings) out.push(`- ${r.spec.label}: entries in the database ${fmt(r.entryCount)}, answers 201 `
-      + `${fmt(r.answered201)} (${r.entryCount === r.answered201 ? 'equal' : 'DIFFERENT'}); ${r.verified}`
+    for (const r of postings) out.push(`- ${r.spec.label}: ${r.verified}`
       + `${Object.keys(r.statuses).some((k) => k !== '201') ? `; statuses ${JSON.stringify(r.statuses)}` : ''}`);
   }
   if (pg.auth) out.push('', authSection(pg.auth, 'PostgreSQL'));
