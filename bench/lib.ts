@@ -32,8 +32,26 @@ export interface BenchOptions {
   profile: boolean;
   /** Directory for the temporary databases (default: the OS temp dir). */
   dir: string;
-  /** Which benchmarks to run. */
-  only: Set<'posting' | 'auth' | 'sqlite' | 'reports'>;
+  /** Which benchmarks to run ('sqlite' and 'baseline' both mean the bare-store baseline). */
+  only: Set<'posting' | 'auth' | 'sqlite' | 'baseline' | 'reports'>;
+  /** Which store: SQLite (the default), PostgreSQL, or both in one run. */
+  backend: 'sqlite' | 'postgres' | 'both';
+  /**
+   * An existing PostgreSQL server to use instead of a throw-away cluster (its user must be
+   * allowed to CREATE DATABASE; each run makes and drops its own database there).
+   */
+  db: string | undefined;
+  /**
+   * How the PostgreSQL reports ledger is made: copied row for row from a SQLite one built through
+   * the service (fast), or built through the service on PostgreSQL (several minutes at 1M lines).
+   */
+  pgBuild: 'copy' | 'service';
+  /** The CPU the throw-away PostgreSQL cluster is pinned to (default 0, with the ledger servers). */
+  pgCpu: number;
+  /** Connect to the throw-away cluster over its Unix-domain socket instead of TCP on 127.0.0.1. */
+  pgSocket: boolean;
+  /** Diagnostics: load pg_stat_statements in the throw-away cluster and print each posting run's costliest statements. */
+  pgStatements: boolean;
   /** Journal lines of the ledger the reports benchmark builds. */
   lines: number;
   /** Timed calls per report (after three warm-up calls). */
@@ -50,7 +68,22 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --batch B          entries per transaction, batched baseline BENCH_BATCH       (64)
   --max-seconds S    time limit of one measured loop          BENCH_MAX_SECONDS  (15)
   --dir D            where the temporary databases go         BENCH_DIR          (OS temp dir)
-  --only LIST        posting,auth,sqlite,reports              BENCH_ONLY         (all)
+  --only LIST        posting,auth,baseline,reports            BENCH_ONLY         (all)
+                     (sqlite = baseline: the bare store without HTTP)
+  --backend B        sqlite, postgres or both                 BENCH_BACKEND      (sqlite)
+  --db URL           postgres://user:pass@host:port/db of an  BENCH_PG_URL       (a throw-away cluster)
+                     existing server (implies --backend postgres unless both;
+                     its user needs CREATEDB: every run creates and drops a database)
+  --pg-build HOW     copy or service: how the PostgreSQL     BENCH_PG_BUILD     (copy)
+                     reports ledger is made (copy: the SQLite one, built through the
+                     service, copied row for row; service: built through the
+                     service on PostgreSQL, several minutes at 1M lines)
+  --pg-cpu N         pin the throw-away cluster to CPU N       BENCH_PG_CPU       (0, with the servers)
+                     (1 = beside the load generator, to see the server without the database on its core)
+  --pg-socket        connect over the cluster's Unix socket    BENCH_PG_SOCKET=1
+                     instead of TCP on 127.0.0.1 (a local deployment; default TCP)
+  --pg-statements    load pg_stat_statements in the cluster   BENCH_PG_STATEMENTS=1
+                     and print each posting run's costliest statements (diagnostics)
   --lines L          journal lines of the reports ledger      BENCH_LINES        (1000000)
   --repeat R         timed calls per report                   BENCH_REPEAT       (30)
   --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
@@ -63,10 +96,16 @@ function positiveInt(name: string, text: string): number {
   return value;
 }
 
+function nonNegativeInt(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${text}`);
+  return value;
+}
+
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const values = new Map<string, string>();
   const flags = new Set<string>();
-  const booleans = new Set(['skip-build', 'profile', 'keep', 'help']);
+  const booleans = new Set(['skip-build', 'profile', 'keep', 'help', 'pg-statements', 'pg-socket']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) throw new Error(`Unexpected argument ${arg}\n${HELP}`);
@@ -80,14 +119,28 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     process.stdout.write(`${HELP}\n`);
     process.exit(0);
   }
-  const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat'];
+  const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat',
+    'backend', 'db', 'pg-build', 'pg-cpu'];
   for (const name of values.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}\n${HELP}`);
   const pick = (name: string, envName: string, fallback: string) => values.get(name) ?? env[envName] ?? fallback;
   const flag = (name: string, envName: string) => flags.has(name) || env[envName] === '1' || env[envName] === 'true';
-  const only = new Set(pick('only', 'BENCH_ONLY', 'posting,auth,sqlite,reports').split(',').map((s) => s.trim()).filter(Boolean));
+  const only = new Set(pick('only', 'BENCH_ONLY', 'posting,auth,baseline,reports').split(',').map((s) => s.trim()).filter(Boolean));
   for (const item of only) {
-    if (!['posting', 'auth', 'sqlite', 'reports'].includes(item)) throw new Error(`--only takes posting, auth, sqlite, reports; got ${item}`);
+    if (!['posting', 'auth', 'sqlite', 'baseline', 'reports'].includes(item)) {
+      throw new Error(`--only takes posting, auth, baseline (or sqlite), reports; got ${item}`);
+    }
   }
+  if (only.has('sqlite')) only.add('baseline');
+  if (only.has('baseline')) only.add('sqlite');
+  const db = values.get('db') ?? env.BENCH_PG_URL;
+  if (db !== undefined && !/^postgres(ql)?:\/\//i.test(db)) throw new Error(`--db takes a postgres:// URL, got ${db}`);
+  const backend = pick('backend', 'BENCH_BACKEND', db === undefined ? 'sqlite' : 'postgres');
+  if (backend !== 'sqlite' && backend !== 'postgres' && backend !== 'both') {
+    throw new Error(`--backend takes sqlite, postgres or both; got ${backend}`);
+  }
+  if (db !== undefined && backend === 'sqlite') throw new Error('--db postgres://... needs --backend postgres or both');
+  const pgBuild = pick('pg-build', 'BENCH_PG_BUILD', 'copy');
+  if (pgBuild !== 'copy' && pgBuild !== 'service') throw new Error(`--pg-build takes copy or service; got ${pgBuild}`);
   return {
     entries: positiveInt('--entries', pick('entries', 'BENCH_ENTRIES', '20000')),
     concurrency: positiveInt('--concurrency', pick('concurrency', 'BENCH_CONCURRENCY', '64')),
@@ -97,6 +150,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     maxSeconds: positiveInt('--max-seconds', pick('max-seconds', 'BENCH_MAX_SECONDS', '15')),
     dir: pick('dir', 'BENCH_DIR', tmpdir()),
     only: only as BenchOptions['only'],
+    backend,
+    db,
+    pgBuild,
+    pgStatements: flag('pg-statements', 'BENCH_PG_STATEMENTS'),
+    pgSocket: flag('pg-socket', 'BENCH_PG_SOCKET'),
+    pgCpu: nonNegativeInt('--pg-cpu', pick('pg-cpu', 'BENCH_PG_CPU', '0')),
     skipBuild: flag('skip-build', 'BENCH_SKIP_BUILD'),
     profile: flag('profile', 'BENCH_PROFILE'),
     keep: flag('keep', 'BENCH_KEEP'),
@@ -203,6 +262,18 @@ export function processCpuSeconds(pid: number): number | undefined {
 export function machineBusySeconds(): number | undefined {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
+    return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds one core has been busy (every process), from the cpuN line of /proc/stat. */
+export function coreBusySeconds(cpu: number): number | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${cpu} `));
+    if (line === undefined) return undefined;
     const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
     return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / 100;
   } catch {
@@ -363,19 +434,19 @@ export interface LoadResult {
  * as the previous one answered (closed loop). Stops early at `maxSeconds` (then count < asked).
  */
 export async function closedLoop(count: number, concurrency: number, maxSeconds: number,
-  one: (index: number) => Promise<void>): Promise<LoadResult> {
+  one: (index: number, worker: number) => Promise<void>): Promise<LoadResult> {
   const latencies = new Float64Array(count);
   let next = 0;
   let done = 0;
   let failure: { error: unknown } | undefined;
   const deadline = performance.now() + maxSeconds * 1000;
   const start = performance.now();
-  const worker = async () => {
+  const worker = async (_: unknown, workerIndex: number) => {
     while (next < count && failure === undefined && performance.now() < deadline) {
       const index = next++;
       const t0 = performance.now();
       try {
-        await one(index);
+        await one(index, workerIndex);
       } catch (error) {
         failure ??= { error };
         return;

@@ -282,9 +282,11 @@ async function measureAuthOn(server: Server, client: Client, options: BenchOptio
   };
 }
 
-/** Times authenticated and unauthenticated GETs against a fresh server (FULL, no writes). */
-export async function runAuth(options: BenchOptions, dir: string): Promise<AuthResult> {
-  const db = join(dir, 'http-auth.db');
+/**
+ * Times authenticated and unauthenticated GETs against a fresh server (FULL, no writes); `db` is
+ * a SQLite file (by default) or the URL of an empty PostgreSQL database.
+ */
+export async function runAuth(options: BenchOptions, dir: string, db = join(dir, 'http-auth.db')): Promise<AuthResult> {
   const apiKey = prepareDatabase(db);
   const server = await startServer(db, {}, 0);
   log(`auth: ledger serve pid ${server.pid} at ${server.baseUrl}`);

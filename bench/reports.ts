@@ -18,8 +18,9 @@ import type { Actor } from '../src/service/actor.js';
 import { LOCAL_OPERATOR } from '../src/service/actor.js';
 import type { LedgerService } from '../src/service/ledger-service.js';
 import type { CreateEntryInput } from '../src/schemas/journal-entry.js';
+import { copySqliteLedger } from './pg-copy.js';
 import {
-  Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, removeDir, startServer, stopServer,
+  Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, OtherCpu, removeDir, startServer, stopServer,
   summarize, table,
 } from './lib.js';
 
@@ -28,6 +29,22 @@ export interface ReportsOptions {
   repeat: number;
   dir: string;
   keep: boolean;
+  /**
+   * Where to build the ledger: undefined for a SQLite file in a temporary folder, or the URL of an
+   * empty PostgreSQL database (its server should be pinned to the same CPU as `ledger serve`).
+   */
+  postgresUrl?: string | undefined;
+  /** Measure the size of the PostgreSQL database (pg_database_size). */
+  databaseBytes?: ((url: string) => Promise<number>) | undefined;
+  /**
+   * PostgreSQL only: instead of building through the service, copy this SQLite ledger (built by
+   * buildLedger with the same number of lines) row for row (bench/pg-copy.ts).
+   */
+  copyFrom?: { path: string; built: BuiltLedger } | undefined;
+  /** More processes of our own whose CPU is not "other" (the PostgreSQL cluster). */
+  ownPids?: (() => number[]) | undefined;
+  /** Leave the SQLite ledger on disk (under `dir`) and return its path, e.g. to copy it to PostgreSQL. */
+  keepDatabase?: boolean | undefined;
 }
 
 export interface ReportTiming {
@@ -37,6 +54,8 @@ export interface ReportTiming {
 }
 
 export interface ReportsResult {
+  /** 'SQLite' or 'PostgreSQL'. */
+  store: string;
   lines: number;
   entries: number;
   accounts: number;
@@ -46,11 +65,25 @@ export interface ReportsResult {
   timings: ReportTiming[];
   rssBeforeMb: number;
   rssAfterMb: number;
+  /** CPU used during the timed calls by processes other than the server, the benchmark (and `ownPids`), in cores. */
+  otherCpu: number | undefined;
   exportSeconds: number;
   journalBytes: number;
   hledgerSeconds: number | undefined;
   hledgerAccounts: number;
   mismatches: string[];
+  /** How the ledger was made, followed by its time in seconds ("built through the service in"). */
+  buildHow: string;
+  /** The SQLite ledger and what was built, when keepDatabase was asked. */
+  kept?: { path: string; built: BuiltLedger } | undefined;
+  /** The all-time trial balance's rows, for comparing two stores built from the same seed. */
+  trialBalanceRows: TrialBalanceRow[];
+}
+
+export interface TrialBalanceRow {
+  account_number: string;
+  debit_total: string;
+  credit_total: string;
 }
 
 /** A small deterministic generator, so every run builds the same ledger. */
@@ -114,7 +147,16 @@ function monthBounds(index: number): { name: string; start: string; end: string 
   return { name: `${year}-${mm}`, start: `${year}-${mm}-01`, end: `${year}-${mm}-${String(last).padStart(2, '0')}` };
 }
 
-export async function buildLedger(dbPath: string, lines: number): Promise<{ entries: number; chart: Chart; periods: string[]; apiKey: string; seconds: number }> {
+export interface BuiltLedger {
+  entries: number;
+  chart: Chart;
+  periods: string[];
+  apiKey: string;
+  seconds: number;
+}
+
+/** Builds the deterministic ledger through the service at a location (a SQLite path or a PostgreSQL URL). */
+export async function buildLedger(dbPath: string, lines: number): Promise<BuiltLedger> {
   const started = performance.now();
   await initLedger(dbPath);
   const service = await openLedger(dbPath);
@@ -187,8 +229,10 @@ async function timeRequest(client: Client, path: string, repeat: number): Promis
 }
 
 /** hledger's balance of every account, in minor units (its journal shows major units). */
+const HAS_HLEDGER = spawnSync('which', ['hledger'], { stdio: 'ignore' }).status === 0;
+
 function hledgerBalances(journal: string): { seconds: number; balances: Map<string, bigint> } | undefined {
-  if (spawnSync('which', ['hledger'], { stdio: 'ignore' }).status !== 0) return undefined;
+  if (!HAS_HLEDGER) return undefined;
   const started = performance.now();
   const result = spawnSync('hledger', ['-f', journal, 'bal', '-O', 'csv', '--no-total', '-E'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const seconds = (performance.now() - started) / 1000;
@@ -207,19 +251,30 @@ function hledgerBalances(journal: string): { seconds: number; balances: Map<stri
 
 export async function runReports(options: ReportsOptions): Promise<ReportsResult> {
   const dir = makeTempDir(options.dir);
-  const dbPath = join(dir, 'reports.db');
+  const dbPath = options.postgresUrl ?? join(dir, 'reports.db');
+  const store = options.postgresUrl === undefined ? 'SQLite' : 'PostgreSQL';
   try {
-    log(`building a ledger of ${fmt(options.lines)} lines in ${dbPath}`);
-    const built = await buildLedger(dbPath, options.lines);
-    log(`built in ${built.seconds.toFixed(1)} s`);
+    log(`building a ledger of ${fmt(options.lines)} lines in ${store === 'SQLite' ? dbPath : `PostgreSQL ${dbPath}`}`);
+    let built: BuiltLedger;
+    let buildHow = 'built through the service in';
+    if (options.copyFrom && options.postgresUrl) {
+      const copied = await copySqliteLedger(options.copyFrom.path, options.postgresUrl);
+      built = { ...options.copyFrom.built, seconds: copied.seconds };
+      buildHow = `copied row for row (${fmt(copied.rows)} rows, bench/pg-copy.ts) from the SQLite ledger built through the service; the copy took`;
+    } else {
+      built = await buildLedger(dbPath, options.lines);
+      log(`built in ${built.seconds.toFixed(1)} s`);
+    }
     const server = await startServer(dbPath, { LEDGER_LOG_LEVEL: 'warn' }, 0);
     const client = new Client(server.baseUrl, 1, built.apiKey);
     const timings: ReportTiming[] = [];
     let rssBeforeMb = NaN;
     let rssAfterMb = NaN;
+    let otherCpu: number | undefined;
     let trialBalance: any;
     try {
       rssBeforeMb = rssMb(server.pid);
+      const others = new OtherCpu([server.pid, ...(options.ownPids?.() ?? [])]);
       const midPeriod = built.periods[17]!;
       const closedPeriod = built.periods[5]!;
       const account = built.chart.busiest;
@@ -250,18 +305,24 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
         log(`${name}: p50 ${latency.p50.toFixed(1)} ms`);
       }
       rssAfterMb = rssMb(server.pid);
+      otherCpu = others.cores();
     } finally {
       client.close();
       await stopServer(server);
     }
 
-    log('exporting the ledger as an hledger journal');
+    // The export only feeds hledger: skip both when hledger is not installed.
     const journal = join(dir, 'ledger.journal');
-    const exportStarted = performance.now();
-    ledgerCli(dbPath, ['export', '--format', 'hledger', '--out', journal]);
-    const exportSeconds = (performance.now() - exportStarted) / 1000;
-    log(`exported in ${exportSeconds.toFixed(1)} s; running hledger bal`);
-    const hledger = hledgerBalances(journal);
+    let exportSeconds = NaN;
+    let hledger: ReturnType<typeof hledgerBalances>;
+    if (HAS_HLEDGER) {
+      log('exporting the ledger as an hledger journal');
+      const exportStarted = performance.now();
+      ledgerCli(dbPath, ['export', '--format', 'hledger', '--out', journal]);
+      exportSeconds = (performance.now() - exportStarted) / 1000;
+      log(`exported in ${exportSeconds.toFixed(1)} s; running hledger bal`);
+      hledger = hledgerBalances(journal);
+    }
     const mismatches: string[] = [];
     if (hledger) {
       for (const row of trialBalance.rows as { account_number: string; debit_total: string; credit_total: string }[]) {
@@ -271,40 +332,49 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
       }
     }
     return {
+      store,
       lines: built.entries * 2,
       entries: built.entries,
       accounts: built.chart.all,
       periods: built.periods.length,
       buildSeconds: built.seconds,
-      dbBytes: statSync(dbPath).size,
+      buildHow,
+      kept: options.keepDatabase && options.postgresUrl === undefined ? { path: dbPath, built } : undefined,
+      dbBytes: options.postgresUrl === undefined ? statSync(dbPath).size
+        : await (options.databaseBytes?.(options.postgresUrl) ?? Promise.resolve(NaN)),
       timings,
       rssBeforeMb,
       rssAfterMb,
+      otherCpu,
       exportSeconds,
-      journalBytes: statSync(journal).size,
+      journalBytes: hledger ? statSync(journal).size : NaN,
       hledgerSeconds: hledger?.seconds,
       hledgerAccounts: hledger?.balances.size ?? 0,
       mismatches,
+      trialBalanceRows: (trialBalance.rows as TrialBalanceRow[]).map(({ account_number, debit_total, credit_total }) =>
+        ({ account_number, debit_total, credit_total })),
     };
   } finally {
-    if (!options.keep) removeDir(dir);
+    if (!options.keep && !options.keepDatabase) removeDir(dir);
   }
 }
 
 export function reportsMarkdown(result: ReportsResult): string {
   const out: string[] = [];
-  out.push(`### Reports on ${fmt(result.lines)} journal lines`);
+  out.push(`### Reports on ${fmt(result.lines)} journal lines (${result.store})`);
   out.push('');
   out.push(`${fmt(result.entries)} two-line entries over ${result.accounts} accounts (one control account with 20 sub-accounts) `
-    + `and ${result.periods} monthly periods, the first 12 closed; built through the service in ${result.buildSeconds.toFixed(1)} s `
-    + `(batches of 5,000 entries per transaction); database ${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
+    + `and ${result.periods} monthly periods, the first 12 closed; ${result.buildHow} ${result.buildSeconds.toFixed(1)} s `
+    + `(the service posts batches of 5,000 entries per transaction); ${result.store === 'SQLite' ? 'database' : 'PostgreSQL database'} `
+    + `${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
     + 'through HTTP by one keep-alive client, after three warm-up calls.');
   out.push('');
   out.push(table(['request', 'p50 ms', 'p99 ms', 'max ms', 'response KiB'], result.timings.map((timing) => [
     timing.name, timing.latency.p50.toFixed(1), timing.latency.p99.toFixed(1), timing.latency.max.toFixed(1), fmt(timing.bytes / 1024, 1),
   ])));
   out.push('');
-  out.push(`Server memory (RSS): ${fmt(result.rssBeforeMb, 0)} MiB before the reports, ${fmt(result.rssAfterMb, 0)} MiB after.`);
+  out.push(`Server memory (RSS): ${fmt(result.rssBeforeMb, 0)} MiB before the reports, ${fmt(result.rssAfterMb, 0)} MiB after. `
+    + `Other processes used ${result.otherCpu === undefined ? 'n/a' : `${fmt(result.otherCpu * 100)}%`} of a core during the timed calls.`);
   out.push('');
   const slowest = Math.max(...result.timings.map((timing) => timing.latency.p50));
   if (result.hledgerSeconds === undefined) {

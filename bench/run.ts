@@ -1,22 +1,38 @@
 /**
- * `npm run bench`: builds dist/, then runs in sequence
+ * `npm run bench`: builds dist/, then runs in sequence, for SQLite (the default, `--backend sqlite`)
  *   1. posting through HTTP with synchronous=FULL (durable) and with NORMAL (bench/posting.ts),
  *   2. the cost of authentication (GET with an API key vs without),
  *   3. the bare better-sqlite3 baseline on the same machine (bench/sqlite-baseline.ts),
  *   4. every report on a ledger of 1,000,000 lines, against hledger (bench/reports.ts),
- * and prints a summary table (Markdown) on stdout; progress goes to stderr.
+ * and for PostgreSQL (`--backend postgres`, or `both`; bench/postgres.ts), on a throw-away durable
+ * cluster (bench/pg-cluster.ts) or the server of `--db postgres://...`:
+ *   1. posting through HTTP with one and with two `ledger serve` processes on one database, random
+ *      accounts and a hot account, each run followed by a check of the books,
+ *   2. the cost of authentication,
+ *   3. bare PostgreSQL through `pg` with the adapter's statements,
+ *   4. every report on a 1,000,000-line ledger;
+ * then the goals with pass/fail. Prints Markdown on stdout; progress goes to stderr.
  * Options: `npm run bench -- --help`.
  */
 import { cpus } from 'node:os';
 import {
-  buildDist, fmt, fsyncProbe, HAS_TASKSET, type LatencySummary, killRunningServers, log, makeTempDir, OtherCpu, parseOptions,
+  type BenchOptions, buildDist, fmt, fsyncProbe, HAS_TASKSET, type LatencySummary, killRunningServers, log, makeTempDir, OtherCpu, parseOptions,
   pinSelf, removeDir, sleep, table,
 } from './lib.js';
-import { type AuthResult, type PostingResult, runAuth, runPosting } from './posting.js';
-import { type ReportsResult, reportsMarkdown, runReports } from './reports.js';
+import {
+  ACCOUNTS, databaseBytes, openTarget, type PgBaselineResult, pgBaselineCases, pgBaselineTable, type PgPostingResult, pgPostingTable,
+  type PgTarget, placementText, postingSpecs, runPgBaseline, runPgPosting, statementsTable, waitText,
+} from './postgres.js';
+import { clusterPids, createDatabase, dropDatabase } from './pg-cluster.js';
+import { type AuthResult, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
+import { buildLedger, type ReportsResult, reportsMarkdown, runReports } from './reports.js';
+import { join } from 'node:path';
 import { type BaselineResult, baselineCases, runBaseline } from './sqlite-baseline.js';
 
-const TARGET = 3000;
+/** Goals: durable posting through HTTP at 5,000 entries/s with p99 under 50 ms; every report's p99 under 50 ms at 1M lines. */
+const GOAL_RATE = 5000;
+const GOAL_P99_MS = 50;
+const GOAL_REPORT_P99_MS = 50;
 
 function ms(value: number): string {
   return fmt(value, 1);
@@ -46,7 +62,7 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
   }
   if (postings.length > 0) {
     out.push('');
-    out.push(`### Posting two-line entries through HTTP (${options!.concurrency} concurrent keep-alive clients)`);
+    out.push(`### Posting two-line entries through HTTP, SQLite (${options!.concurrency} concurrent keep-alive clients)`);
     out.push('');
     out.push(table(
       ['run', 'entries', 'seconds', 'entries/s', 'p50 ms', 'p99 ms', 'max ms', 'server CPU', 'client CPU', 'other CPU'],
@@ -60,33 +76,8 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
       + 'on the machine, should be ~0%).');
     out.push('');
     for (const r of postings) out.push(`- ${r.mode}${r.profile ? ' (profiled)' : ''}: verification ${r.verified}`);
-    const full = postings.find((r) => r.mode === 'FULL' && !r.profile);
-    if (full) {
-      out.push(`- Target ${fmt(TARGET)} entries/s with durable commits (FULL, WAL): `
-        + `${full.entriesPerSecond >= TARGET ? 'MET' : 'NOT MET'} (${fmt(full.entriesPerSecond)} entries/s)`);
-    }
   }
-  if (auth) {
-    out.push('');
-    out.push(`### Cost of authentication (${fmt(auth.measurements[0]!.requests)} requests per pattern and round, `
-      + `${auth.rounds} rounds, median; ${auth.concurrency} clients; other processes used ${pct(auth.otherCpu)} of a core)`);
-    out.push('');
-    out.push(table(['request', 'req/s', 'server CPU µs/req', 'p50 ms', 'p99 ms'],
-      auth.measurements.map((m) => [m.pattern.name, fmt(m.requestsPerSecond),
-        m.serverCpuMicros === undefined ? 'n/a' : fmt(m.serverCpuMicros, 1), ms(m.latency.p50), ms(m.latency.p99)])));
-    const [health, currencies, notFound, authNotFound] = auth.measurements;
-    const diff = (a: typeof health, b: typeof health) => {
-      const wall = (1e6 / b!.requestsPerSecond) - (1e6 / a!.requestsPerSecond);
-      const cpu = a!.serverCpuMicros !== undefined && b!.serverCpuMicros !== undefined
-        ? `${fmt(b!.serverCpuMicros - a!.serverCpuMicros, 1)} µs of server CPU` : 'server CPU n/a';
-      return `${fmt(wall, 1)} µs of wall time per request (from req/s), ${cpu}`;
-    };
-    out.push('');
-    out.push(`- /api/v1/currencies (key) minus /health: ${diff(health, currencies)} `
-      + '(includes the list query and a larger response, not only authentication)');
-    out.push(`- 404 under /api/v1 (key) minus 404 outside it: ${diff(notFound, authNotFound)} `
-      + '(the same not-found handler; the difference is the authentication alone)');
-  }
+  if (auth) out.push('', authSection(auth, 'SQLite'));
   if (baselines.length > 0) {
     out.push('');
     out.push('### Bare better-sqlite3, same rows as the adapter (no HTTP, no validation reads)');
@@ -109,18 +100,222 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push(table(['comparison', 'entries/s', 'ratio'], rows));
   }
   for (const r of postings) {
-    if (!r.profile) continue;
-    out.push('');
-    out.push(`### Server CPU profile (synchronous=${r.mode}, whole server life, ${fmt(r.profile.totalMs)} ms sampled)`);
-    out.push(`Profile: ${r.profile.file}${keep ? '' : ' (deleted with the temporary directory; pass --keep to keep it)'}`);
-    out.push('');
-    out.push(table(['module (self time)', 'ms', '%'],
-      r.profile.modules.map((m) => [m.name, fmt(m.selfMs), fmt((m.selfMs / r.profile!.totalMs) * 100, 1)])));
-    out.push('');
-    out.push(table(['function (self time)', 'ms', '%'],
-      r.profile.functions.map((f) => [f.name, fmt(f.selfMs), fmt((f.selfMs / r.profile!.totalMs) * 100, 1)])));
+    if (r.profile) out.push('', profileSection(r.profile, `synchronous=${r.mode}`, keep));
   }
   return `${out.join('\n')}\n`;
+}
+
+function authSection(auth: AuthResult, store: string): string {
+  const out: string[] = [];
+  out.push(`### Cost of authentication, ${store} (${fmt(auth.measurements[0]!.requests)} requests per pattern and round, `
+    + `${auth.rounds} rounds, median; ${auth.concurrency} clients; other processes used ${pct(auth.otherCpu)} of a core)`);
+  out.push('');
+  out.push(table(['request', 'req/s', 'server CPU µs/req', 'p50 ms', 'p99 ms'],
+    auth.measurements.map((m) => [m.pattern.name, fmt(m.requestsPerSecond),
+      m.serverCpuMicros === undefined ? 'n/a' : fmt(m.serverCpuMicros, 1), ms(m.latency.p50), ms(m.latency.p99)])));
+  const [health, currencies, notFound, authNotFound] = auth.measurements;
+  const diff = (a: typeof health, b: typeof health) => {
+    const wall = (1e6 / b!.requestsPerSecond) - (1e6 / a!.requestsPerSecond);
+    const cpu = a!.serverCpuMicros !== undefined && b!.serverCpuMicros !== undefined
+      ? `${fmt(b!.serverCpuMicros - a!.serverCpuMicros, 1)} µs of server CPU` : 'server CPU n/a';
+    return `${fmt(wall, 1)} µs of wall time per request (from req/s), ${cpu}`;
+  };
+  out.push('');
+  out.push(`- /api/v1/currencies (key) minus /health: ${diff(health, currencies)} `
+    + '(includes the list query and a larger response, not only authentication)');
+  out.push(`- 404 under /api/v1 (key) minus 404 outside it: ${diff(notFound, authNotFound)} `
+    + '(the same not-found handler; the difference is the authentication alone)');
+  return out.join('\n');
+}
+
+function profileSection(profile: ProfileSummary, what: string, keep: boolean): string {
+  const out: string[] = [];
+  out.push(`### Server CPU profile (${what}, whole server life, ${fmt(profile.totalMs)} ms sampled)`);
+  out.push(`Profile: ${profile.file}${keep ? '' : ' (deleted with the temporary directory; pass --keep to keep it)'}`);
+  out.push('');
+  out.push(table(['module (self time)', 'ms', '%'],
+    profile.modules.map((m) => [m.name, fmt(m.selfMs), fmt((m.selfMs / profile.totalMs) * 100, 1)])));
+  out.push('');
+  out.push(table(['function (self time)', 'ms', '%'],
+    profile.functions.map((f) => [f.name, fmt(f.selfMs), fmt((f.selfMs / profile.totalMs) * 100, 1)])));
+  return out.join('\n');
+}
+
+interface PgOutcome {
+  target: PgTarget;
+  postings: PgPostingResult[];
+  auth: AuthResult | undefined;
+  baselines: PgBaselineResult[];
+}
+
+function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: number): string {
+  const { target, postings, baselines } = pg;
+  const s = target.settings;
+  const out: string[] = [];
+  out.push(`## PostgreSQL ${s.server_version}`);
+  out.push('');
+  out.push(`${target.cluster ? `A throw-away cluster started for this run (initdb, 127.0.0.1:${target.cluster.port}; connections `
+      + `${target.socket ? 'over its Unix-domain socket (--pg-socket)' : 'over TCP on 127.0.0.1'})`
+    : 'The existing server of --db'}: fsync=${s.fsync}, synchronous_commit=${s.synchronous_commit}, `
+    + `wal_sync_method=${s.wal_sync_method}, full_page_writes=${s.full_page_writes}, shared_buffers=${s.shared_buffers}, `
+    + `max_connections=${s.max_connections}${s.shared_preload_libraries ? `, shared_preload_libraries=${s.shared_preload_libraries} (diagnostics)` : ''}; `
+    + `${s.fsync === 'on' && s.synchronous_commit !== 'off' ? 'every COMMIT waits for its WAL flush'
+      : 'WARNING: NOT DURABLE (a COMMIT does not wait for its WAL flush); figures are not comparable'}. Pool per \`ledger serve\`: `
+    + `${process.env.LEDGER_PG_POOL_SIZE ?? '10 (default)'} connections.`);
+  out.push('');
+  out.push(`Placement: ${placementText(target, pinned)}`);
+  if (postings.length > 0) {
+    out.push('');
+    out.push(`### Posting two-line entries through HTTP, PostgreSQL (${concurrency} concurrent keep-alive clients, `
+      + `split evenly between the servers; random accounts among ${ACCOUNTS}, or every entry debiting the same account)`);
+    out.push('');
+    out.push(pgPostingTable(postings, target.cluster !== undefined && target.cpu === 0));
+    out.push('');
+    out.push('CPU columns: share of one core over the measured loop. ledger CPU: each `ledger serve` process; PostgreSQL CPU: '
+      + 'the postmaster and all its children; CPU 0 busy: everything that ran on CPU 0 (where the servers are pinned); '
+      + 'others on CPU 0: that minus the ledger servers and PostgreSQL, i.e. what other processes took from the servers\' core '
+      + '(should be ~0%); client: the load generator; other: every other process on the machine (should be ~0%).');
+    out.push('');
+    out.push('Where the database\'s client backends were, sampled from pg_stat_activity every 50 ms during the loop (average '
+      + 'number of backends in each state; "idle" waits for the ledger server, "idle in transaction" is a transaction open '
+      + 'while the server works between statements, Lock:* waits for a row another transaction holds, IO:WALSync for the flush):');
+    out.push('');
+    for (const r of postings) out.push(`- ${r.spec.label}: ${waitText(r.waits)}`);
+    out.push('');
+    for (const r of postings) out.push(`- ${r.spec.label}: ${r.verified}`
+      + `${Object.keys(r.statuses).some((k) => k !== '201') ? `; statuses ${JSON.stringify(r.statuses)}` : ''}`);
+  }
+  if (pg.auth) out.push('', authSection(pg.auth, 'PostgreSQL'));
+  if (baselines.length > 0) {
+    out.push('');
+    out.push('### Bare PostgreSQL through `pg`, the adapter\'s statements (no HTTP, no service)');
+    out.push('');
+    out.push(pgBaselineTable(baselines));
+    out.push('');
+    out.push('Backends (sampled as above):');
+    out.push('');
+    for (const b of baselines) out.push(`- ${b.spec.label.slice(0, 3)}: ${waitText(b.waits)}`);
+  }
+  const measured = postings.filter((r) => !r.spec.profile);
+  if (measured.length > 0 && baselines.length > 0) {
+    out.push('');
+    out.push('### HTTP vs bare PostgreSQL (same run)');
+    out.push('');
+    const rows: string[][] = [];
+    for (const r of measured.filter((p) => !p.spec.hot)) {
+      for (const b of baselines) {
+        rows.push([`${r.spec.label} / ${b.spec.label.slice(0, 3)}`, `${fmt(r.entriesPerSecond)} / ${fmt(b.entriesPerSecond)}`,
+          (r.entriesPerSecond / b.entriesPerSecond).toFixed(2)]);
+      }
+    }
+    out.push(table(['comparison', 'entries/s', 'ratio'], rows));
+  }
+  for (const r of postings) {
+    if (r.statements) {
+      out.push('', `### Costliest statements, PostgreSQL, ${r.spec.label} (--pg-statements; time inside PostgreSQL per entry posted)`);
+      out.push('', statementsTable(r.statements));
+    }
+  }
+  for (const r of postings) {
+    if (r.profile) out.push('', profileSection(r.profile, `PostgreSQL, ${r.spec.label}`, keep));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], reports: ReportsResult[]): string {
+  const out: string[] = [];
+  out.push('## Goals');
+  out.push('');
+  const rows: string[][] = [];
+  const posting = (name: string, rate: number, p99: number) => {
+    const ok = rate >= GOAL_RATE && p99 < GOAL_P99_MS;
+    rows.push([name, `≥ ${fmt(GOAL_RATE)} entries/s, p99 < ${GOAL_P99_MS} ms`, `${fmt(rate)} entries/s, p99 ${ms(p99)} ms`,
+      ok ? 'PASS' : `MISS (${[rate < GOAL_RATE ? `${fmt((rate / GOAL_RATE) * 100)}% of the rate` : '', p99 >= GOAL_P99_MS ? 'p99 too high' : '']
+        .filter(Boolean).join(', ')})`]);
+  };
+  for (const r of postings.filter((p) => p.mode === 'FULL' && !p.profile)) posting('SQLite, HTTP, synchronous=FULL', r.entriesPerSecond, r.latency.p99);
+  for (const r of pgPostings.filter((p) => !p.spec.profile)) posting(`PostgreSQL, HTTP, ${r.spec.label}`, r.entriesPerSecond, r.latency.p99);
+  for (const result of reports) {
+    const worst = result.timings.reduce((a, b) => (b.latency.p99 > a.latency.p99 ? b : a));
+    const misses = result.timings.filter((t) => t.latency.p99 >= GOAL_REPORT_P99_MS);
+    rows.push([`${result.store}, every report at ${fmt(result.lines)} lines`, `p99 < ${GOAL_REPORT_P99_MS} ms`,
+      `worst p99 ${ms(worst.latency.p99)} ms (${worst.name})`,
+      misses.length === 0 ? 'PASS' : `MISS (${misses.map((t) => `${t.name} ${ms(t.latency.p99)} ms`).join('; ')})`]);
+  }
+  out.push(table(['what', 'goal', 'measured', 'result'], rows));
+  return `${out.join('\n')}\n`;
+}
+
+/** The two stores' reports side by side, and whether their trial balances agree (same seed, same ledger). */
+function reportsComparison(sqlite: ReportsResult, postgres: ReportsResult): string {
+  const out: string[] = [];
+  out.push(`### Reports at ${fmt(sqlite.lines)} lines: SQLite beside PostgreSQL (same run, same ledger)`);
+  out.push('');
+  out.push(table(['request', 'SQLite p50 ms', 'SQLite p99 ms', 'PostgreSQL p50 ms', 'PostgreSQL p99 ms'],
+    sqlite.timings.map((t) => {
+      const other = postgres.timings.find((u) => u.name === t.name);
+      return [t.name, ms(t.latency.p50), ms(t.latency.p99), other ? ms(other.latency.p50) : 'n/a', other ? ms(other.latency.p99) : 'n/a'];
+    })));
+  const key = (rows: ReportsResult['trialBalanceRows']) => rows.map((r) => `${r.account_number}:${r.debit_total}:${r.credit_total}`).join(',');
+  const same = sqlite.lines === postgres.lines && key(sqlite.trialBalanceRows) === key(postgres.trialBalanceRows);
+  out.push('');
+  out.push(`SQLite: ${sqlite.buildHow} ${sqlite.buildSeconds.toFixed(1)} s, ${fmt(sqlite.dbBytes / 1024 / 1024, 1)} MiB. PostgreSQL: `
+    + `${postgres.buildHow} ${postgres.buildSeconds.toFixed(1)} s, ${fmt(postgres.dbBytes / 1024 / 1024, 1)} MiB. The all-time `
+    + `trial balances the two servers answered ${same ? `are identical (all ${sqlite.trialBalanceRows.length} accounts)` : 'DIFFER'}.`);
+  return `${out.join('\n')}\n`;
+}
+
+async function runPostgres(options: BenchOptions, dir: string, pinned: boolean, sqliteReports: ReportsResult | undefined):
+  Promise<PgOutcome & { reports?: ReportsResult }> {
+  const target = await openTarget(options, pinned ? options.pgCpu : undefined);
+  const outcome: PgOutcome & { reports?: ReportsResult } = { target, postings: [], auth: undefined, baselines: [] };
+  try {
+    if (options.only.has('posting')) {
+      for (const spec of postingSpecs(options)) {
+        log(`PostgreSQL: posting ${options.entries} entries over HTTP, ${spec.label}, ${options.concurrency} clients`);
+        outcome.postings.push(await runPgPosting(options, target, dir, spec));
+      }
+    }
+    if (options.only.has('auth')) {
+      log(`PostgreSQL: authentication cost, ${options.authRequests} requests per pattern`);
+      const name = `ledger_bench_${process.pid}_auth`;
+      const url = await createDatabase(target.adminUrl, name);
+      try {
+        outcome.auth = await runAuth(options, dir, url);
+      } finally {
+        await dropDatabase(target.adminUrl, name);
+      }
+    }
+    if (options.only.has('baseline')) {
+      for (const [index, spec] of pgBaselineCases(options).entries()) {
+        log(`bare PostgreSQL ${spec.label}`);
+        outcome.baselines.push(await runPgBaseline(options, target, spec, index));
+      }
+    }
+    if (options.only.has('reports')) {
+      log(`PostgreSQL: reports on a ledger of ${options.lines} journal lines`);
+      let copyFrom = sqliteReports?.kept;
+      if (options.pgBuild === 'copy' && copyFrom === undefined) {
+        const path = join(dir, 'pg-source.db');
+        log(`building the SQLite ledger to copy (${options.lines} lines, through the service)`);
+        copyFrom = { path, built: await buildLedger(path, options.lines) };
+      }
+      const name = `ledger_bench_${process.pid}_reports`;
+      const url = await createDatabase(target.adminUrl, name);
+      try {
+        outcome.reports = await runReports({ lines: options.lines, repeat: options.repeat, dir, keep: options.keep, postgresUrl: url,
+          databaseBytes, copyFrom: options.pgBuild === 'copy' ? copyFrom : undefined,
+          ownPids: () => (target.cluster ? clusterPids(target.cluster.postmasterPid) : []) });
+      } finally {
+        await dropDatabase(target.adminUrl, name);
+      }
+    }
+  } finally {
+    killRunningServers();
+    if (options.keep && target.cluster) log('--keep: the PostgreSQL cluster is stopped and deleted all the same');
+    await target.stop();
+  }
+  return outcome;
 }
 
 async function main(): Promise<number> {
@@ -155,9 +350,11 @@ async function main(): Promise<number> {
   const baselines: BaselineResult[] = [];
   const probes: LatencySummary[] = [];
   let reports: ReportsResult | undefined;
+  let pg: (PgOutcome & { reports?: ReportsResult }) | undefined;
+  const sqlite = options.backend !== 'postgres';
   try {
     probes.push(fsyncProbe(dir));
-    if (options.only.has('posting')) {
+    if (sqlite && options.only.has('posting')) {
       for (const mode of ['FULL', 'NORMAL'] as const) {
         log(`posting ${options.entries} entries over HTTP, synchronous=${mode}, ${options.concurrency} clients`);
         postings.push(await runPosting(options, dir, mode));
@@ -167,20 +364,22 @@ async function main(): Promise<number> {
         postings.push(await runPosting(options, dir, 'FULL', true));
       }
     }
-    if (options.only.has('auth')) {
+    if (sqlite && options.only.has('auth')) {
       log(`authentication cost, ${options.authRequests} requests per pattern`);
       auth = await runAuth(options, dir);
     }
-    if (options.only.has('sqlite')) {
+    if (sqlite && options.only.has('sqlite')) {
       for (const [index, spec] of baselineCases(options).entries()) {
         log(`bare SQLite ${spec.label}`);
         baselines.push(runBaseline(options, dir, spec, index));
       }
     }
-    if (options.only.has('reports')) {
+    if (sqlite && options.only.has('reports')) {
       log(`reports on a ledger of ${options.lines} journal lines`);
-      reports = await runReports({ lines: options.lines, repeat: options.repeat, dir, keep: options.keep });
+      reports = await runReports({ lines: options.lines, repeat: options.repeat, dir, keep: options.keep,
+        keepDatabase: options.backend === 'both' && options.pgBuild === 'copy' });
     }
+    if (options.backend !== 'sqlite') pg = await runPostgres(options, dir, pinned, reports);
     probes.push(fsyncProbe(dir));
   } finally {
     killRunningServers();
@@ -189,7 +388,16 @@ async function main(): Promise<number> {
   }
   process.stdout.write(report(postings, auth, baselines, pinned, startedAt, (performance.now() - t0) / 1000, options.keep, probes, background));
   if (reports) process.stdout.write(`\n${reportsMarkdown(reports)}\n`);
-  return reports !== undefined && reports.mismatches.length > 0 ? 1 : 0;
+  if (pg) {
+    process.stdout.write(`\n${pgReport(pg, pinned, options.keep, options.concurrency)}`);
+    if (pg.reports) process.stdout.write(`\n${reportsMarkdown(pg.reports)}\n`);
+    if (reports && pg.reports) process.stdout.write(`\n${reportsComparison(reports, pg.reports)}`);
+  }
+  const allReports = [reports, pg?.reports].filter((r): r is ReportsResult => r !== undefined);
+  if (postings.length > 0 || (pg?.postings.length ?? 0) > 0 || allReports.length > 0) {
+    process.stdout.write(`\n${goalsReport(postings, pg?.postings ?? [], allReports)}`);
+  }
+  return allReports.some((r) => r.mismatches.length > 0) ? 1 : 0;
 }
 
 main().then((code) => { process.exitCode = code; }, (error: unknown) => {
