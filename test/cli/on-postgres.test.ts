@@ -53,6 +53,23 @@ describe('ledger on PostgreSQL', () => {
     expect(trial.totals).toEqual([expect.objectContaining({ debit_total: '123456789012345678901234567890', credit_total: '123456789012345678901234567890' })]);
     const listed = ledgerJson(['accounts', 'list'], { env }).data.map((a: { account_number: string }) => a.account_number);
     expect(listed).toEqual(['1000', '4000']);
+
+    // A dry run changes nothing; verify finds the books sound; the audit log names every change.
+    const dryRun = ledgerJson(['journal-entries', 'create', '--file', file, '--dry-run'], { db, apiKey: key }).data;
+    expect(dryRun).toMatchObject({ dry_run: true, entry: { description: 'big sale' } });
+    expect(ledgerJson(['journal-entries', 'list'], { db }).data).toHaveLength(1);
+    const verified = ledger(['--json', 'verify'], { db });
+    expect(verified.status).toBe(0);
+    expect(JSON.parse(verified.stdout).data).toMatchObject({ ok: true, problems: [], checked: { entries: 1, lines: 2 } });
+    const actions = ledgerJson(['audit-log', '--sort', 'asc'], { db }).data.map((record: { action: string }) => record.action);
+    expect(actions).toEqual(['currency.create', 'account.create', 'account.create', 'period.create', 'service_account.create', 'journal_entry.create']);
+  });
+
+  it('leaves backups of a PostgreSQL ledger to pg_dump and ledger copy, and says so', () => {
+    const run = ledger(['backup', join(folder.dir, 'copy.db')], { db: database.url });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/pg_dump/);
+    expect(run.stderr).toMatch(/ledger copy/);
   });
 
   it('says a database has no ledger yet, exits 4, and creates nothing', () => {
