@@ -49,7 +49,7 @@ export interface AuditRecord {
   target_type: AuditTargetType | null;
   target_id: string | null;
   changes: FieldChanges | null;
-  /** Reserved for a hash chain over the log; null until it exists. */
+  /** Its hash in the audit chain (read from its seal); null when appended and until it is sealed, right after commit. */
   hash: string | null;
 }
 

@@ -214,8 +214,8 @@ CREATE INDEX login_failures_time ON login_failures (failed_at);
     name: 'audit log',
     sql: `
 -- Every change, login and logout, written in the transaction of the change itself. Keyed by its
--- place in the log, (occurred_at, id); each filter has an index in log order. hash is kept for a
--- chain over the records.
+-- place in the log, (occurred_at, id); each filter has an index in log order; a record's hash is
+-- its seal's (audit_seals, version 7).
 CREATE TABLE audit_log (
   occurred_at     text COLLATE "C" NOT NULL,
   id              text COLLATE "C" NOT NULL,
@@ -227,7 +227,6 @@ CREATE TABLE audit_log (
   target_type     text,
   target_id       text COLLATE "C",
   changes         text,
-  hash            text,
   PRIMARY KEY (occurred_at, id)
 );
 CREATE INDEX audit_log_actor ON audit_log (actor_id, occurred_at, id) WHERE actor_id IS NOT NULL;

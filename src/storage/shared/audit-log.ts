@@ -12,8 +12,9 @@ export interface AuditRow {
   hash: string | null;
 }
 
+/** The stored columns. A record's hash is not one of them: it is its seal's (audit_seals). */
 export const AUDIT_COLUMNS = ['occurred_at', 'id', 'actor_id', 'credential_type', 'credential_id', 'request_id', 'action',
-  'target_type', 'target_id', 'changes', 'hash'] as const;
+  'target_type', 'target_id', 'changes'] as const;
 
 export function toAuditRecord(row: AuditRow): AuditRecord {
   return {
@@ -32,7 +33,7 @@ export function toAuditRecord(row: AuditRow): AuditRecord {
 }
 
 /** The columns read back: a record's hash is its seal's (null until sealed, right after commit). */
-export const AUDIT_SELECT = [...AUDIT_COLUMNS.filter((column) => column !== 'hash'),
+export const AUDIT_SELECT = [...AUDIT_COLUMNS,
   '(SELECT s.hash FROM audit_seals s WHERE s.occurred_at = audit_log.occurred_at AND s.id = audit_log.id) AS hash'].join(', ');
 
 /** Unsealed records in log order, for the sealer. */
@@ -44,7 +45,7 @@ export function unsealedAuditQuery(marker: (position: number) => string): string
 
 /** Seals in chain order with their records, keyset-paged on [position]. */
 export function auditChainQuery(marker: (position: number) => string): string {
-  return `SELECT s.position, s.previous_hash, s.hash AS seal_hash, ${AUDIT_COLUMNS.filter((column) => column !== 'hash').map((column) => `a.${column}`).join(', ')}
+  return `SELECT s.position, s.previous_hash, s.hash AS seal_hash, ${AUDIT_COLUMNS.map((column) => `a.${column}`).join(', ')}
     FROM audit_seals s JOIN audit_log a ON a.occurred_at = s.occurred_at AND a.id = s.id
     WHERE s.position > ${marker(1)} ORDER BY s.position LIMIT ${marker(2)}`;
 }
@@ -60,8 +61,6 @@ export function auditRowValues(record: AuditRecord): (string | null)[] {
   return [
     record.occurred_at, record.id, record.actor_id, record.credential_type, record.credential_id, record.request_id,
     record.action, record.target_type, record.target_id, record.changes === null ? null : JSON.stringify(record.changes),
-    // The hash is the seal's (audit_seals), computed once the record has committed.
-    null,
   ];
 }
 

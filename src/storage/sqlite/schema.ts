@@ -222,8 +222,8 @@ CREATE INDEX login_failures_time ON login_failures(failed_at);
     sql: `
 -- Every change, login and logout, written in the transaction of the change itself. Keyed by its
 -- place in the log, (occurred_at, id): the table is the time index, and each filter's index
--- (which carries the key) is already in log order. changes is JSON; hash is kept for a chain over
--- the records.
+-- (which carries the key) is already in log order. changes is JSON; a record's hash is its
+-- seal's (audit_seals, version 7).
 CREATE TABLE audit_log (
   occurred_at     TEXT NOT NULL,
   id              TEXT NOT NULL,
@@ -235,7 +235,6 @@ CREATE TABLE audit_log (
   target_type     TEXT,
   target_id       TEXT,
   changes         TEXT,
-  hash            TEXT,
   PRIMARY KEY (occurred_at, id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX audit_log_actor ON audit_log(actor_id) WHERE actor_id IS NOT NULL;
