@@ -94,6 +94,31 @@ export function toUser(row: UserRow): StoredUser {
   };
 }
 
+/**
+ * The columns of an entry as read by both adapters (from ENTRY_FROM), and of its lines (from
+ * journal_lines l joined to accounts a). Amounts come back as decimal text from either driver.
+ */
+export const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
+  e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,
+  e.created_by, e.posted_at, e.currency_id, h.previous_hash, h.hash`;
+
+/** Every entry has its chain link (the hash chain was backfilled for older entries). */
+export const ENTRY_FROM = 'journal_entries e LEFT JOIN entry_hashes h ON h.entry_seq = e.seq';
+
+export const LINE_COLUMNS = `l.seq, l.id, l.entry_seq, l.account_id, a.account_number, a.name AS account_name,
+  l.debit_amount, l.credit_amount, l.description`;
+
+/** Entries with their lines (read in one query for all of them, in line order), in the entries' order. */
+export function entriesWithLines(rows: readonly EntryRow[], lines: readonly LineRow[]): JournalEntryView[] {
+  const byEntry = new Map<number, LineRow[]>();
+  for (const line of lines) {
+    const list = byEntry.get(line.entry_seq);
+    if (list) list.push(line);
+    else byEntry.set(line.entry_seq, [line]);
+  }
+  return rows.map((row) => toEntry(row, byEntry.get(row.seq) ?? []));
+}
+
 export function toEntry(row: EntryRow, lines: readonly LineRow[]): JournalEntryView {
   return {
     id: row.id,

@@ -6,18 +6,8 @@ import { mapPage, page, sumByAccount, type TotalsRow } from '../shared/paging.js
 import { type Param, type SqliteQueries, placeholders } from './queries.js';
 import {
   type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow,
-  toAccount, toAccountLine, toCurrency, toEntry, toPeriod,
+  ENTRY_COLUMNS, ENTRY_FROM, entriesWithLines, LINE_COLUMNS, toAccount, toAccountLine, toCurrency, toPeriod,
 } from '../shared/rows.js';
-
-const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
-  e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,
-  e.created_by, e.posted_at, e.currency_id, h.previous_hash, h.hash`;
-
-/** Every entry has its chain link (the hash chain was backfilled for older entries). */
-const ENTRY_FROM = 'journal_entries e LEFT JOIN entry_hashes h ON h.entry_seq = e.seq';
-
-const LINE_COLUMNS = `l.seq, l.id, l.entry_seq, l.account_id, a.account_number, a.name AS account_name,
-  l.debit_amount, l.credit_amount, l.description`;
 
 /** Entries with their lines (one query for the lines of all of them), in the rows' order. */
 function withLines(q: SqliteQueries, rows: EntryRow[]): JournalEntryView[] {
@@ -25,13 +15,7 @@ function withLines(q: SqliteQueries, rows: EntryRow[]): JournalEntryView[] {
   const lines = q.all<LineRow>(
     `SELECT ${LINE_COLUMNS} FROM journal_lines l JOIN accounts a ON a.id = l.account_id
      WHERE l.entry_seq IN (${placeholders(rows.length)}) ORDER BY l.seq`, ...rows.map((row) => row.seq));
-  const byEntry = new Map<number, LineRow[]>();
-  for (const line of lines) {
-    const list = byEntry.get(line.entry_seq);
-    if (list) list.push(line);
-    else byEntry.set(line.entry_seq, [line]);
-  }
-  return rows.map((row) => toEntry(row, byEntry.get(row.seq) ?? []));
+  return entriesWithLines(rows, lines);
 }
 
 export function ledgerReads(q: SqliteQueries) {
