@@ -6,21 +6,14 @@
  * same entry, two send the same Idempotency-Key and readers ask for reports; afterwards the
  * books' identities hold. Sessions, the last-admin rule and the login throttle work across servers.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initLedger, openLedger } from '../../src/app/open-ledger.js';
 import { LOCAL_OPERATOR } from '../../src/service/actor.js';
-import { BIN, cliEnv } from '../helpers/cli.js';
+import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 import { createTestLocation, type TestLocation } from '../helpers/test-location.js';
 
 const SERVERS = 3;
 const PASSWORD = 'correct horse battery staple';
-
-interface Server {
-  child: ChildProcess;
-  baseUrl: string;
-  output: () => string;
-}
 
 interface Answer {
   status: number;
@@ -28,38 +21,10 @@ interface Answer {
 }
 
 let place: TestLocation;
-let servers: Server[] = [];
+let servers: ServeProcess[] = [];
 let books: Awaited<ReturnType<typeof seed>>;
 
-function startServer(location: string): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--db', location, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-      env: cliEnv({ LEDGER_LOG_LEVEL: 'warn' }), stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let printed = '';
-    const timer = setTimeout(() => reject(new Error(`ledger serve did not start: ${printed}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      printed += chunk.toString();
-      const address = /listening on (http:\/\/[^\s]+)/.exec(printed)?.[1];
-      if (address) {
-        clearTimeout(timer);
-        resolve({ child, baseUrl: address, output: () => printed });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`ledger serve exited ${code}: ${printed}`)));
-  });
-}
-
-async function stopServer(server: Server): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  process.kill(server.child.pid!, 'SIGTERM');
-  await exited;
-}
-
-async function call(server: Server, method: string, path: string, token: string | null, body?: unknown,
+async function call(server: ServeProcess, method: string, path: string, token: string | null, body?: unknown,
   headers: Record<string, string> = {}): Promise<Answer> {
   const allHeaders: Record<string, string> = { ...headers };
   if (token !== null) allHeaders.authorization = `Bearer ${token}`;
@@ -110,7 +75,7 @@ function entry(date: string, amount: string, description: string, debit: string,
 }
 
 /** Every page of a list, through one server. */
-async function all(server: Server, token: string, path: string): Promise<any[]> {
+async function all(server: ServeProcess, token: string, path: string): Promise<any[]> {
   const rows: any[] = [];
   let cursor: string | null = null;
   do {
@@ -126,11 +91,11 @@ async function all(server: Server, token: string, path: string): Promise<any[]> 
 beforeAll(async () => {
   place = await createTestLocation('ledger-multi-server');
   books = await seed(place.location);
-  servers = await Promise.all(Array.from({ length: SERVERS }, () => startServer(place.location)));
+  servers = await Promise.all(Array.from({ length: SERVERS }, () => startServe(place.location)));
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(servers.map(stopServer));
+  await Promise.all(servers.map((server) => server.stop()));
   await place?.remove();
 });
 

@@ -4,49 +4,20 @@
  * it holds a consistent prefix of the posts (between the counts before and after the backup). It
  * never overwrites a file, and sends PostgreSQL users to pg_dump and `ledger copy`.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, entry, ledger, ledgerAsync, ROOT, seedBooks, tempFolder, withLedger } from '../helpers/cli.js';
+import { entry, ledger, ledgerAsync, seedBooks, tempFolder, withLedger } from '../helpers/cli.js';
 import { rawQuery } from '../helpers/raw-sql.js';
+import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 
 const folder = tempFolder('backup');
 const db = join(folder.dir, 'books.db');
 /** Enough history that the copy takes several steps (a few MiB), so posts land while it runs. */
 const HISTORY_ENTRIES = 20_000;
 let books: Awaited<ReturnType<typeof seedBooks>>;
-let server: ChildProcessWithoutNullStreams | undefined;
+let server: ServeProcess | undefined;
 let baseUrl: string;
-
-function startServe(file: string): Promise<{ child: ChildProcessWithoutNullStreams; address: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--db', file, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-      cwd: ROOT, env: cliEnv({ LEDGER_LOG_LEVEL: 'warn' }),
-    });
-    let printed = '';
-    const timer = setTimeout(() => reject(new Error(`ledger serve did not start: ${printed}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      printed += chunk.toString('utf8');
-      const address = /ledger listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)?.[1];
-      if (address) {
-        clearTimeout(timer);
-        resolve({ child, address });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`ledger serve exited ${code}: ${printed}`)));
-  });
-}
-
-/** Stops the server started here, by its process id, and waits until it has exited. */
-async function stopServe(child: ChildProcessWithoutNullStreams): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(child.pid!, 'SIGTERM');
-  await exited;
-}
 
 async function countEntries(file: string): Promise<number> {
   const [row] = await rawQuery<{ count: number }>(file, 'SELECT COUNT(*) AS count FROM journal_entries');
@@ -62,13 +33,12 @@ beforeAll(async () => {
         entry(books.cash.id, books.sales.id, String(1 + index), '2026-02-01', `History ${posted + index}`)));
     }
   });
-  const started = await startServe(db);
-  server = started.child;
-  baseUrl = started.address;
+  server = await startServe(db);
+  baseUrl = server.baseUrl;
 }, 120_000);
 
 afterAll(async () => {
-  if (server) await stopServe(server);
+  await server?.stop();
   folder.remove();
 });
 

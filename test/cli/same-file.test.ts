@@ -3,65 +3,35 @@
  * several CLI processes write to the same file. Every write must land exactly once and no process
  * may fail with a busy database. Also: `serve` on a missing file creates it and says so.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, entry, ledgerAsync, ledgerJson, ROOT, seedBooks, tempFolder } from '../helpers/cli.js';
+import { entry, ledgerAsync, ledgerJson, seedBooks, tempFolder } from '../helpers/cli.js';
+import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 
 const folder = tempFolder('same-file');
 const db = join(folder.dir, 'books.db');
 let books: Awaited<ReturnType<typeof seedBooks>>;
-let server: Serve;
+let server: ServeProcess;
 let baseUrl: string;
 
-interface Serve {
-  child: ChildProcessWithoutNullStreams;
-  /** Everything the server printed so far, stdout and stderr. */
-  output: () => string;
-}
+const servers: ServeProcess[] = [];
 
-const servers: Serve[] = [];
-
-/** Starts `ledger serve` on a free port and resolves with it and its address once it listens. */
-function startServe(file: string): Promise<{ serve: Serve; address: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--db', file, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-      cwd: ROOT, env: cliEnv({ LEDGER_LOG_LEVEL: 'warn' }),
-    });
-    let printed = '';
-    const serve = { child, output: () => printed };
-    servers.push(serve);
-    const timer = setTimeout(() => reject(new Error(`ledger serve did not start: ${printed}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      printed += chunk.toString('utf8');
-      const address = /ledger listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)?.[1];
-      if (address) {
-        clearTimeout(timer);
-        resolve({ serve, address });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`ledger serve exited ${code}: ${printed}`)));
-  });
-}
-
-/** Stops a server started here, by its process id, and waits until it has exited. */
-async function stop(serve: Serve): Promise<void> {
-  if (serve.child.exitCode !== null || serve.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => serve.child.once('exit', resolve));
-  process.kill(serve.child.pid!, 'SIGTERM');
-  await exited;
+/** Starts a server that afterAll stops. */
+async function startServer(file: string): Promise<ServeProcess> {
+  const serve = await startServe(file);
+  servers.push(serve);
+  return serve;
 }
 
 beforeAll(async () => {
   books = await seedBooks(db);
-  ({ serve: server, address: baseUrl } = await startServe(db));
+  server = await startServer(db);
+  baseUrl = server.baseUrl;
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all(servers.map(stop));
+  await Promise.all(servers.map((serve) => serve.stop()));
   folder.remove();
 });
 
@@ -138,12 +108,13 @@ describe('ledger serve and CLI processes writing the same file at the same time'
 describe('ledger serve on a missing database file', () => {
   it('creates the file, says so, and serves it', async () => {
     const fresh = join(folder.dir, 'fresh.db');
-    const { serve, address } = await startServe(fresh);
+    const serve = await startServer(fresh);
+    const address = serve.baseUrl;
     expect(serve.output().split('\n')[0]).toBe(`Initialised a new ledger database at ${fresh}`);
     expect(existsSync(fresh)).toBe(true);
     const health = await fetch(`${address}/health`);
     expect({ status: health.status, body: await health.json() }).toEqual({ status: 200, body: { status: 'ok' } });
-    await stop(serve);
+    await serve.stop();
     expect(ledgerJson(['currencies', 'list'], { db: fresh })).toEqual({ data: [], has_more: false, next_cursor: null });
   });
 });
