@@ -176,6 +176,18 @@ export function pinSelf(cpu: number): boolean {
   return result.status === 0;
 }
 
+/** A small deterministic generator (mulberry32), so that every run builds and posts the same data. */
+export function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
 }

@@ -16,7 +16,7 @@
 import pg from 'pg';
 import {
   type BenchOptions, Client, closedLoop, coreBusySeconds, fmt, type LatencySummary, ledgerCli, log, machineBusySeconds, processCpuSeconds,
-  type Server, startServer, stopServer, summarize, table,
+  random, type Server, startServer, stopServer, summarize, table,
 } from './lib.js';
 import { type Cluster, clusterPids, createDatabase, dropDatabase, showSettings, startCluster } from './pg-cluster.js';
 import { prepareDatabase, type ProfileSummary, summarizeProfile } from './posting.js';
@@ -60,17 +60,6 @@ function databaseName(tag: string): string {
   return `ledger_bench_${process.pid}_${databaseSerial}_${tag.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
 }
 
-/** A small deterministic generator, so that every run posts the same sequence. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const ACCOUNTS = 200;
 

@@ -21,7 +21,7 @@ import type { CreateEntryInput } from '../src/schemas/journal-entry.js';
 import { copySqliteLedger } from './pg-copy.js';
 import {
   Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, OtherCpu, removeDir, startServer, stopServer,
-  summarize, table,
+  random, summarize, table,
 } from './lib.js';
 
 export interface ReportsOptions {
@@ -86,17 +86,6 @@ export interface TrialBalanceRow {
   credit_total: string;
 }
 
-/** A small deterministic generator, so every run builds the same ledger. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
 
