@@ -1,25 +1,16 @@
 /**
- * A throw-away PostgreSQL cluster for the benchmark: initdb in a temporary folder, started with
- * pg_ctl on 127.0.0.1 at a free port (never 5432), optionally pinned to one CPU with taskset
- * (the postmaster and every backend it forks inherit the affinity), stopped with
- * `pg_ctl -m fast -w stop` and deleted at the end.
- *
- * Unlike the test suite's cluster (test/helpers/postgres.ts on branch infra, which turns
- * synchronous_commit off), this one is DURABLE: fsync and synchronous_commit stay at their
- * defaults (on), so every COMMIT waits for its WAL flush, as on a production server.
- *
- * As root, initdb and pg_ctl run as the `postgres` user (`runuser -u postgres --`): initdb refuses
- * to run as root. The temporary folder is made reachable (o+x) and the cluster folder inside it
- * is owned by `postgres`.
+ * The benchmark's throw-away PostgreSQL cluster (test/helpers/postgres-cluster.ts starts and
+ * stops it), optionally pinned to one CPU with taskset (the postmaster and every backend it forks
+ * inherit the affinity). Unlike the test suite's cluster (which turns fsync and synchronous_commit
+ * off), this one is DURABLE: fsync and synchronous_commit stay at their defaults (on), so every
+ * COMMIT waits for its WAL flush, as on a production server.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import { HAS_TASKSET, log } from './lib.js';
+import { startCluster as startThrowAwayCluster } from '../test/helpers/postgres-cluster.js';
+import { log } from './lib.js';
 
-export const PG_BIN = '/usr/lib/postgresql/15/bin';
+export { createDatabase, dropDatabase } from '../test/helpers/postgres-cluster.js';
 
 export interface Cluster {
   /** postgres://postgres@127.0.0.1:PORT/postgres: the maintenance database (create others from it). */
@@ -40,106 +31,25 @@ export interface Cluster {
 
 /** Server settings; fsync and synchronous_commit are deliberately left at their defaults (on). */
 const SETTINGS = [
-  'listen_addresses=127.0.0.1',
   // 2 servers × pool of 10, the 64 connections of the bare baseline, the benchmark's own.
   'max_connections=200',
 ];
-
-function asPostgres(program: string, args: string[]): [string, string[]] {
-  if (process.getuid?.() !== 0) return [program, args];
-  return ['runuser', ['-u', 'postgres', '--', program, ...args]];
-}
-
-function runAsPostgres(program: string, args: string[], cpu?: number): void {
-  let [command, fullArgs] = asPostgres(join(PG_BIN, program), args);
-  if (cpu !== undefined && HAS_TASKSET) [command, fullArgs] = ['taskset', ['-c', String(cpu), command, ...fullArgs]];
-  const result = spawnSync(command, fullArgs, { encoding: 'utf8', timeout: 120_000 });
-  if (result.status !== 0) {
-    throw new Error(`${[command, ...fullArgs].join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null && address.port !== 5432
-        ? resolve(address.port) : reject(new Error('no usable port'))));
-    });
-  });
-}
-
-function tail(path: string, lines = 20): string {
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(-lines).join('\n') : '(no log)';
-}
 
 /**
  * Starts a fresh durable cluster under `baseDir`; pins it to `cpu` when given and taskset exists.
  * `extraSettings` are more `-c name=value` server settings (diagnostics such as pg_stat_statements).
  */
 export async function startCluster(baseDir: string, cpu?: number, extraSettings: string[] = []): Promise<Cluster> {
-  if (!existsSync(join(PG_BIN, 'initdb'))) {
-    throw new Error(`No PostgreSQL 15 under ${PG_BIN} (apt-get install postgresql), or pass --db postgres://... of an existing server`);
-  }
-  const top = mkdtempSync(join(baseDir, 'ledger-bench-pg-'));
-  const folder = join(top, 'cluster');
-  mkdirSync(folder);
-  const data = join(folder, 'data');
-  const logPath = join(folder, 'log');
-  const remove = () => rmSync(top, { recursive: true, force: true });
+  const cluster = await startThrowAwayCluster({ settings: [...SETTINGS, ...extraSettings], cpu, baseDir });
   try {
-    if (process.getuid?.() === 0) {
-      chmodSync(top, 0o711);
-      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-      chownSync(folder, uid, gid);
-    }
-    // --no-sync only skips initdb's final flush of the fresh files; the server itself runs with fsync on.
-    runAsPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions', '--encoding=UTF8',
-      '--locale=C.UTF-8']);
-    let port = 0;
-    for (let attempt = 1; ; attempt += 1) {
-      port = await freePort();
-      const options = [`-p ${port}`, `-k ${folder}`, ...[...SETTINGS, ...extraSettings].map((setting) => `-c ${setting}`)].join(' ');
-      try {
-        runAsPostgres('pg_ctl', ['-D', data, '-l', logPath, '-w', '-o', options, 'start'], cpu);
-        break;
-      } catch (error) {
-        if (attempt >= 3 || !/could not bind|address already in use/i.test(tail(logPath))) {
-          throw new Error(`${(error as Error).message}\nserver log:\n${tail(logPath)}`);
-        }
-      }
-    }
-    const postmasterPid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
-    const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    const socketUrl = `postgres://postgres@localhost:${port}/postgres?host=${encodeURIComponent(folder)}`;
-    const stopNow = () => {
-      const [command, args] = asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      spawnSync(command, args, { stdio: 'ignore', timeout: 30_000 });
-      remove();
-    };
-    // If the benchmark dies without its teardown, the server must not outlive it.
-    process.once('exit', stopNow);
-    const settings = await showSettings(adminUrl);
-    const pinnedTo = affinity(postmasterPid);
-    log(`PostgreSQL ${settings.server_version} pid ${postmasterPid} on 127.0.0.1:${port}`
-      + `${cpu !== undefined && HAS_TASKSET ? ` pinned to CPU ${cpu} (${pinnedTo})` : ''}; `
+    const settings = await showSettings(cluster.adminUrl);
+    const pinnedTo = affinity(cluster.postmasterPid);
+    log(`PostgreSQL ${settings.server_version} pid ${cluster.postmasterPid} on 127.0.0.1:${cluster.port}`
+      + `${cluster.cpu !== undefined ? ` pinned to CPU ${cluster.cpu} (${pinnedTo})` : ''}; `
       + `fsync=${settings.fsync}, synchronous_commit=${settings.synchronous_commit}, wal_sync_method=${settings.wal_sync_method}`);
-    return {
-      adminUrl, socketUrl, port, postmasterPid, cpu: cpu !== undefined && HAS_TASKSET ? cpu : undefined, affinity: pinnedTo, settings,
-      async stop() {
-        process.removeListener('exit', stopNow);
-        try {
-          runAsPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-        } finally {
-          remove();
-        }
-      },
-    };
+    return { ...cluster, affinity: pinnedTo, settings };
   } catch (error) {
-    remove();
+    await cluster.stop();
     throw error;
   }
 }
@@ -160,31 +70,6 @@ export async function showSettings(url: string): Promise<Record<string, string>>
       out[name] = (await client.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
     }
     return out;
-  } finally {
-    await client.end();
-  }
-}
-
-/** Creates an empty database `name` on the server of `adminUrl`; returns its URL. */
-export async function createDatabase(adminUrl: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
   } finally {
     await client.end();
   }
