@@ -14,7 +14,7 @@ import { currencyTotalOverflow } from '../../domain/errors.js';
 import { MAX_AMOUNT, parseStoredAmount, toDecimalString } from '../../domain/money/amount.js';
 import type { JournalEntry } from '../../domain/types.js';
 import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
-import type { LedgerWrites } from '../../service/ports/ledger-store.js';
+import type { ChainLink, LedgerWrites } from '../../service/ports/ledger-store.js';
 import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
 import type { PgQueries } from './queries.js';
 
@@ -72,15 +72,22 @@ export class PendingTotals {
     return this.lockedCurrencyTotals.get(currencyId)! + (this.currencies.get(currencyId) ?? 0n);
   }
 
-  add(entry: JournalEntry, previousHash: string, hash: string): void {
+  /**
+   * Adds a checked entry: chains it after its currency's head (locked) and adds its debit total
+   * (`debits`) and its account sums to what the job will write. Answers its chain link.
+   */
+  add(entry: JournalEntry, debits: bigint): ChainLink {
+    const previousHash = this.chainHeads.get(entry.currency_id)!;
+    const hash = entryHash(entry, previousHash);
     this.hashes.push({ id: entry.id, previousHash, hash });
     this.chainHeads.set(entry.currency_id, hash);
-    this.currencies.set(entry.currency_id, (this.currencies.get(entry.currency_id) ?? 0n) + entryDebitTotal(entry.lines));
+    this.currencies.set(entry.currency_id, (this.currencies.get(entry.currency_id) ?? 0n) + debits);
     for (const [accountId, sums] of entryTotalsByAccount(entry.lines)) {
       addTo(this.accounts, accountId, sums);
       addTo(this.periods, accountId + KEY_SEPARATOR + entry.period_id, sums);
       addTo(this.days, accountId + KEY_SEPARATOR + entry.entry_date, sums);
     }
+    return { previous_hash: previousHash, hash };
   }
 
   /** Writes everything pending in one statement, currency totals first, then every account's. */
@@ -229,11 +236,9 @@ export function postingWrites(q: PgQueries, pending: PendingTotals) {
       }
       // Exact: the currency's row is locked, so no other transaction can add to it or to its chain
       // meanwhile. A refused entry fails its job, which rolls back to its savepoint (the entry row with it).
-      if (pending.currencyTotal(entry.currency_id) + entryDebitTotal(entry.lines) > MAX_AMOUNT) throw currencyTotalOverflow();
-      const previousHash = pending.chainHeads.get(entry.currency_id)!;
-      const hash = entryHash(entry, previousHash);
-      pending.add(entry, previousHash, hash);
-      return { previous_hash: previousHash, hash };
+      const debits = entryDebitTotal(entry.lines);
+      if (pending.currencyTotal(entry.currency_id) + debits > MAX_AMOUNT) throw currencyTotalOverflow();
+      return pending.add(entry, debits);
     },
 
     async setSetting(key, value) {
