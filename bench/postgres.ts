@@ -501,10 +501,12 @@ export function postingSpecs(options: BenchOptions): PgPostingSpec[] {
 // Bare PostgreSQL through `pg`
 
 /*
- * The adapter's statements for one two-line entry (src/storage/postgres/posting.ts, insertEntry,
- * and the two reads postWithin makes in the transaction: getAccounts, findPeriodContaining FOR
- * SHARE in ledger-reads.ts). Restated here, not imported (they are not exported): keep them in
- * step when the adapter changes.
+ * The statements the adapter made for one two-line entry when these references were first
+ * measured (618c682: insertEntry's currency upsert and one statement for the entry, its lines and
+ * every account total; the two reads postWithin makes: getAccounts, findPeriodContaining FOR
+ * SHARE). The adapter has since moved the totals to one statement per job and added the hash
+ * chain; these references measure the first shape and are to be brought in step when posting on
+ * PostgreSQL is measured again (docs/benchmarks.md says which code the figures are from).
  */
 const READ_ACCOUNTS = 'SELECT * FROM accounts WHERE id = ANY($1::text[])';
 const READ_PERIOD = 'SELECT * FROM periods WHERE start_date <= $1 ORDER BY start_date DESC LIMIT 1 FOR SHARE';
