@@ -158,6 +158,11 @@ export class EntryFixtures {
 
   constructor(private readonly prefix = 'entry') {}
 
+  /** Numbers from `<prefix>-0001` again (for a new test on a fresh store). */
+  reset(): void {
+    this.count = 0;
+  }
+
   entry(spec: EntrySpec): JournalEntry {
     this.count += 1;
     const id = spec.id ?? `${this.prefix}-${String(this.count).padStart(4, '0')}`;

@@ -8,22 +8,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { JournalEntry, JournalEntryView } from '../../../src/domain/types.js';
 import type { AccountLine, ChainLink, EntryFilter, LineScope, SortOrder } from '../../../src/service/ports/ledger-store.js';
 import {
-  ChainModel,
-  accountLinesOf, credit, debit, EntryFixtures, entryView, insertBooks, standardBooks,
+  accountLinesOf, ChainModel, credit, debit, type EntryFixtures, entryView,
 } from '../../../src/storage/contract/fixtures.js';
-import { expectLedgerError, freshStorePerTest, rejectionOf, walkPages } from './support.js';
+import { expectLedgerError, freshBooksPerTest, rejectionOf, walkPages } from './support.js';
 
 const ids = (entries: readonly { id: string }[]) => entries.map((entry) => entry.id);
 
 describe('storage contract: journal entries', () => {
-  const context = freshStorePerTest();
-  const books = standardBooks();
-  let fixtures: EntryFixtures;
-
-  beforeEach(async () => {
-    fixtures = new EntryFixtures();
-    await context.store.write((tx) => insertBooks(tx, books));
-  });
+  const { context, books, fixtures } = freshBooksPerTest();
 
   let chain = new ChainModel();
   beforeEach(() => { chain = new ChainModel(); });

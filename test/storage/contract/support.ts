@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { type ErrorCode, LedgerError } from '../../../src/domain/errors.js';
 import type { Keyset, LedgerStore, PageRequest, StorePage } from '../../../src/service/ports/ledger-store.js';
+import { EntryFixtures, insertBooks, standardBooks } from '../../../src/storage/contract/fixtures.js';
 // The one line that chooses the store: the backend under test (LEDGER_TEST_BACKEND), so the
 // suite runs in both the sqlite and the postgres vitest projects.
 import { openTestStore as openStoreForTest } from '../../helpers/test-store.js';
@@ -33,6 +34,21 @@ export function freshStorePerTest(): { readonly store: LedgerStore } {
       return current.store;
     },
   };
+}
+
+/**
+ * A fresh store per test holding the standard books (currencies, accounts, periods), and entry
+ * fixtures numbered from the start for each test; call at the top of a describe.
+ */
+export function freshBooksPerTest() {
+  const context = freshStorePerTest();
+  const books = standardBooks();
+  const fixtures = new EntryFixtures();
+  beforeEach(async () => {
+    fixtures.reset();
+    await context.store.write((tx) => insertBooks(tx, books));
+  });
+  return { context, books, fixtures };
 }
 
 export interface WalkedPages<T> {

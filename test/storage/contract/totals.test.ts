@@ -7,21 +7,17 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { currencyTotalOverflow, LedgerError } from '../../../src/domain/errors.js';
 import type { JournalEntry } from '../../../src/domain/types.js';
 import {
-  accountFixture, addDays, credit, currencyDebitTotalsOf, debit, EntryFixtures, insertBooks, LARGEST_AMOUNT, monthPeriod,
-  SeededRandom, standardBooks, subAccountFixture, totalsOf,
+  accountFixture, addDays, credit, currencyDebitTotalsOf, debit, LARGEST_AMOUNT, monthPeriod,
+  SeededRandom, subAccountFixture, totalsOf,
 } from '../../../src/storage/contract/fixtures.js';
-import { contractSeed, freshStorePerTest, rejectionOf } from './support.js';
+import { contractSeed, freshBooksPerTest, rejectionOf } from './support.js';
 
 describe('storage contract: maintained totals', () => {
-  const context = freshStorePerTest();
-  const books = standardBooks();
-  let fixtures: EntryFixtures;
+  const { context, books, fixtures } = freshBooksPerTest();
   let posted: JournalEntry[];
 
-  beforeEach(async () => {
-    fixtures = new EntryFixtures();
+  beforeEach(() => {
     posted = [];
-    await context.store.write((tx) => insertBooks(tx, books));
   });
 
   const post = async (...entries: JournalEntry[]) => {

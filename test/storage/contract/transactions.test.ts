@@ -3,25 +3,18 @@
  * read-then-write rules of the port hold under concurrency), read() answers from one snapshot,
  * and the store offers every method of the port.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LedgerError } from '../../../src/domain/errors.js';
 import type { JournalEntry } from '../../../src/domain/types.js';
 import type { LedgerStore, LedgerTx } from '../../../src/service/ports/ledger-store.js';
 import {
-  accountFixture, adminFixture, credit, currencyFixture, debit, EntryFixtures, insertBooks, LARGEST_AMOUNT, periodFixture,
-  refreshTokenFixture, SeededRandom, standardBooks, totalsOf, userFixture,
+  accountFixture, adminFixture, credit, currencyFixture, debit, LARGEST_AMOUNT, periodFixture,
+  refreshTokenFixture, SeededRandom, totalsOf, userFixture,
 } from '../../../src/storage/contract/fixtures.js';
-import { contractSeed, expectLedgerError, freshStorePerTest, openStoreForTest, rejectionOf, walkPages } from './support.js';
+import { contractSeed, expectLedgerError, freshBooksPerTest, openStoreForTest, rejectionOf, walkPages } from './support.js';
 
 describe('storage contract: write transactions', () => {
-  const context = freshStorePerTest();
-  const books = standardBooks();
-  let fixtures: EntryFixtures;
-
-  beforeEach(async () => {
-    fixtures = new EntryFixtures();
-    await context.store.write((tx) => insertBooks(tx, books));
-  });
+  const { context, books, fixtures } = freshBooksPerTest();
 
   const sale = (value: bigint | number, date = '2026-02-10') =>
     fixtures.entry({ date, period: books.february, lines: [debit(books.cash, value), credit(books.sales, value)] });
@@ -272,14 +265,7 @@ describe('storage contract: write transactions', () => {
 });
 
 describe('storage contract: snapshot reads', () => {
-  const context = freshStorePerTest();
-  const books = standardBooks();
-  let fixtures: EntryFixtures;
-
-  beforeEach(async () => {
-    fixtures = new EntryFixtures();
-    await context.store.write((tx) => insertBooks(tx, books));
-  });
+  const { context, books, fixtures } = freshBooksPerTest();
 
   const sale = (value: number) =>
     fixtures.entry({ date: '2026-02-10', period: books.february, lines: [debit(books.cash, value), credit(books.sales, value)] });
