@@ -7,26 +7,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import { startCluster as startThrowAwayCluster } from '../test/helpers/postgres-cluster.js';
+import { type Cluster as ThrowAwayCluster, startCluster as startThrowAwayCluster } from '../test/helpers/postgres-cluster.js';
 import { log } from './lib.js';
 
 export { createDatabase, dropDatabase } from '../test/helpers/postgres-cluster.js';
 
-export interface Cluster {
-  /** postgres://postgres@127.0.0.1:PORT/postgres: the maintenance database (create others from it). */
-  adminUrl: string;
-  /** The same over the server's Unix-domain socket (postgres://postgres@localhost:PORT/postgres?host=DIR). */
-  socketUrl: string;
-  port: number;
-  /** The postmaster's pid (its children are the backends, checkpointer, WAL writer, ...). */
-  postmasterPid: number;
-  /** The CPU the server processes are pinned to, or undefined. */
-  cpu: number | undefined;
+/** The throw-away cluster, with what the benchmark reports of it. */
+export interface Cluster extends ThrowAwayCluster {
   /** The postmaster's CPU affinity as taskset reported it right after the start. */
   affinity: string;
   /** `SHOW` of the settings that decide durability, as the running server reports them. */
   settings: Record<string, string>;
-  stop(): Promise<void>;
 }
 
 /** Server settings; fsync and synchronous_commit are deliberately left at their defaults (on). */

@@ -17,30 +17,15 @@
  * currency locks: chaining on it adds no new point where posts queue.
  */
 import { createHash } from 'node:crypto';
+import type { JournalEntry, JournalLine } from '../domain/types.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** What the hash covers: an entry as stored (amounts as bigint or integer strings). */
-export interface HashedEntry {
-  id: string;
-  entry_date: string;
-  description: string;
-  reference: string | null;
-  metadata: Record<string, unknown> | null;
-  period_id: string;
+/** What the hash covers: an entry as stored, its amounts as bigint or integer strings (migrations read text). */
+export type HashedEntry = Omit<JournalEntry, 'lines' | 'reversed_by_id' | 'entry_type'> & {
   entry_type: string;
-  reverses_id: string | null;
-  created_by: string | null;
-  posted_at: string;
-  currency_id: string;
-  lines: readonly {
-    id: string;
-    account_id: string;
-    debit_amount: bigint | string;
-    credit_amount: bigint | string;
-    description: string | null;
-  }[];
-}
+  lines: readonly (Omit<JournalLine, 'debit_amount' | 'credit_amount'> & { debit_amount: bigint | string; credit_amount: bigint | string })[];
+};
 
 export function canonicalEntry(entry: HashedEntry, previousHash: string): string {
   return JSON.stringify([

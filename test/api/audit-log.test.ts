@@ -11,7 +11,7 @@ import {
 import {
   API, DAY_MS, assertNoSecrets, guarded, jwtClaims, loggedInHuman, newHuman, newServiceAccount, uniqueEmail,
 } from '../helpers/auth-helpers.js';
-import { rawQuery } from '../helpers/raw-sql.js';
+import { failureOf, rawQuery } from '../helpers/raw-sql.js';
 import { testBackend } from '../helpers/test-location.js';
 
 interface AuditRecord {
@@ -517,15 +517,6 @@ describe('reading the log', () => {
 
 describe('immutability in the database', () => {
   const sql = (text: string, params: unknown[] = []) => rawQuery(api.location, text, params);
-
-  async function failureOf(statement: Promise<unknown>): Promise<Error> {
-    try {
-      await statement;
-    } catch (error) {
-      return error as Error;
-    }
-    throw new Error('the statement succeeded');
-  }
 
   it('refuses to UPDATE or DELETE an audit record, and the log stays as it was', async () => {
     const before = await sql('SELECT * FROM audit_log ORDER BY occurred_at, id');

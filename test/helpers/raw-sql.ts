@@ -72,3 +72,13 @@ export function uniqueViolation(error: unknown): { table: string; columns: strin
   }
   return undefined;
 }
+
+/** The error a statement fails with; the test fails when it succeeds. */
+export async function failureOf(statement: Promise<unknown>): Promise<Error> {
+  try {
+    await statement;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('the statement succeeded');
+}

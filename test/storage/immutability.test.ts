@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiFixture, createAccount, createCurrency, createPeriod, dataOf, postEntry, startApi,
 } from '../helpers/api-fixture.js';
-import { rawQuery, uniqueViolation } from '../helpers/raw-sql.js';
+import { failureOf, rawQuery, uniqueViolation } from '../helpers/raw-sql.js';
 import { testBackend } from '../helpers/test-location.js';
 
 interface EntryRow {
@@ -16,15 +16,6 @@ interface EntryRow {
   reverses_id: string | null; posted_at: unknown; currency_id: string;
 }
 
-/** The error a statement fails with; the test fails when it succeeds. */
-async function failureOf(statement: Promise<unknown>): Promise<Error> {
-  try {
-    await statement;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('the statement succeeded');
-}
 
 describe('journal immutability in the database', () => {
   let api: ApiFixture;
