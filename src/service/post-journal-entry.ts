@@ -64,19 +64,20 @@ export type PostingWork = (tx: LedgerTx) => Promise<JournalEntryView[]>;
  * apply the same rules in the same order.
  */
 
-const standardBy = (actor: Actor): PostingMeta => ({ entry_type: 'standard', reverses_id: null, created_by: actor.user_id });
+/** A standard entry by the actor, posted and recorded in the audit log. */
+async function postStandard(ctx: ServiceContext, tx: LedgerTx, actor: Actor, input: CreateEntryInput): Promise<JournalEntryView> {
+  const entry = await postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id });
+  await recordEntryCreated(ctx, tx, actor, entry);
+  return entry;
+}
 
 export function createEntryWork(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): PostingWork {
   requirePermission(actor, 'journals:create');
-  return async (tx) => {
-    const posted = await postWithin(ctx, tx, input, standardBy(actor));
-    await recordEntryCreated(ctx, tx, actor, posted);
-    return [posted];
-  };
+  return async (tx) => [await postStandard(ctx, tx, actor, input)];
 }
 
 /** The audit record of a posted entry: the entry itself is immutable and holds the rest. */
-export async function recordEntryCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor, entry: JournalEntryView): Promise<void> {
+async function recordEntryCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor, entry: JournalEntryView): Promise<void> {
   await recordAudit(ctx, tx, actor, { action: 'journal_entry.create', target_type: 'journal_entry', target_id: entry.id },
     { occurredAt: entry.posted_at });
 }
@@ -108,9 +109,7 @@ export function createEntriesWork(ctx: ServiceContext, actor: Actor, inputs: rea
     const posted: JournalEntryView[] = [];
     for (const [index, input] of inputs.entries()) {
       try {
-        const entry = await postWithin(ctx, tx, input, standardBy(actor));
-        await recordEntryCreated(ctx, tx, actor, entry);
-        posted.push(entry);
+        posted.push(await postStandard(ctx, tx, actor, input));
       } catch (error) {
         throw atEntry(error, index);
       }
