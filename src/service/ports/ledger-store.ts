@@ -248,9 +248,10 @@ export interface LedgerWrites {
   /**
    * Appends up to `limit` committed, unsealed audit records, in log order, to the audit chain
    * (service/entry-hash.ts auditRecordHash) and answers how many. The adapters call it right after
-   * a commit that wrote audit records; one process seals at a time.
+   * a commit that wrote audit records; one process seals at a time. With `unlessBusy`, it answers
+   * undefined at once, sealing nothing, when another process is sealing (the caller tries later).
    */
-  sealAuditRecords(limit: number): Promise<number>;
+  sealAuditRecords(limit: number, options?: { unlessBusy?: boolean }): Promise<number | undefined>;
 }
 
 /**

@@ -1,52 +1,33 @@
 /**
- * The audit log: appending records and listing them. A write job's records are kept in memory
- * and written together, as one statement, when the job ends (or before the job reads the log, or
- * once a thousand are pending): a job that posts many entries (an import) adds one statement per
- * thousand entries, not one per entry. They are written inside the job's savepoint, so they
- * commit or roll back with the job's change.
+ * The audit log: appending records and listing them. A write job's records wait in the
+ * transaction's WriteBuffer with its posted entries and are written with them (write-buffer.ts),
+ * so they commit or roll back with the job's change.
  */
-import type { AuditRecord } from '../../domain/audit.js';
 import type { LedgerReads, LedgerWrites } from '../../service/ports/ledger-store.js';
 import {
-  AUDIT_COLUMNS, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, auditRowValues, toAuditRecord, unsealedAuditQuery,
+  AUDIT_SELECT, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, toAuditRecord,
 } from '../shared/audit-log.js';
 import { sealsFor } from '../shared/audit-sealing.js';
 import { mapPage, page } from '../shared/paging.js';
 import type { PgQueries } from './queries.js';
+import type { WriteTransaction } from './write-transaction.js';
 
-const MAX_PENDING_RECORDS = 1000;
+const SEAL_LOCK = "hashtext('ledger.audit-seal')";
 
-const INSERT_AUDIT_RECORDS = `INSERT INTO audit_log (${AUDIT_COLUMNS.join(', ')})
-  SELECT * FROM unnest(${AUDIT_COLUMNS.map((_, index) => `$${index + 1}::text[]`).join(', ')})`;
+/**
+ * Unsealed records, for the sealer. Each record keeps the id of the transaction that wrote it
+ * (`tx`), and each seal the horizon below which every transaction's records are sealed: only the
+ * records of later transactions need looking at, not the whole log. The horizon of this query is
+ * the oldest transaction still running at its snapshot. The candidates are found by `tx` (planned
+ * for the horizon each time) and each looks up its own seal, so neither table is walked whole.
+ */
+const UNSEALED_SINCE = `WITH candidates AS MATERIALIZED (
+  SELECT ${AUDIT_SELECT}, pg_snapshot_xmin(pg_current_snapshot())::text AS horizon FROM audit_log WHERE tx >= $1::xid8
+) SELECT * FROM candidates WHERE hash IS NULL ORDER BY occurred_at, id LIMIT $2`;
 
-/** The records the current write job has added but not written yet. */
-export class PendingAuditRecords {
-  private records: AuditRecord[] = [];
-
-  /** A new job (or a job run again) starts with nothing pending. */
-  reset(): void {
-    this.records = [];
-  }
-
-  /** Keeps the record; true when enough are pending to write them now. */
-  add(record: AuditRecord): boolean {
-    this.records.push(record);
-    return this.records.length >= MAX_PENDING_RECORDS;
-  }
-
-  async write(q: PgQueries): Promise<void> {
-    if (this.records.length === 0) return;
-    const rows = this.records.map(auditRowValues);
-    await q.run(INSERT_AUDIT_RECORDS, ...AUDIT_COLUMNS.map((_, column) => rows.map((row) => row[column] ?? null)));
-    this.records = [];
-  }
-}
-
-/** `beforeRead` runs before every read of the log; inside a write job it writes the job's pending records. */
-export function auditReads(q: PgQueries, beforeRead: () => Promise<void> = async () => {}) {
+export function auditReads(q: PgQueries) {
   return {
     async listAuditLog(filter, request) {
-      await beforeRead();
       const { sql, params } = auditLogQuery(filter, request, (position) => `$${position}`);
       const rows = await q.all<AuditRow & Record<string, unknown>>(sql, ...params);
       return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toAuditRecord);
@@ -61,7 +42,6 @@ export function auditReads(q: PgQueries, beforeRead: () => Promise<void> = async
     },
 
     async countAuditRecords() {
-      await beforeRead();
       return (await q.get<{ records: number; sealed: number }>(
         'SELECT (SELECT count(*) FROM audit_log) AS records, (SELECT count(*) FROM audit_seals) AS sealed'))!;
     },
@@ -69,27 +49,37 @@ export function auditReads(q: PgQueries, beforeRead: () => Promise<void> = async
 }
 
 /** `onAuditWritten` tells the group commit to seal the records once they commit. */
-export function auditWrites(q: PgQueries, pending: PendingAuditRecords, onAuditWritten: () => void = () => {}) {
+export function auditWrites(q: PgQueries, transaction: WriteTransaction, onAuditWritten: () => void) {
   return {
     async insertAuditRecord(record) {
       onAuditWritten();
-      if (pending.add(record)) await pending.write(q);
+      transaction.buffer.addAudit(record);
+      if (transaction.buffer.full) await transaction.flush();
     },
 
-    async sealAuditRecords(limit) {
-      // One sealer at a time, whichever process; the seal job runs first in its group, before the
-      // group holds any other lock, so sealers wait only for each other.
-      await q.run("SELECT pg_advisory_xact_lock(hashtext('ledger.audit-seal'))");
-      const records = (await q.all<AuditRow & Record<string, unknown>>(unsealedAuditQuery((position) => `$${position}`), limit))
-        .map(toAuditRecord);
-      if (records.length === 0) return 0;
-      const head = await q.get<{ position: number; hash: string }>('SELECT position, hash FROM audit_seals ORDER BY position DESC LIMIT 1');
-      const seals = sealsFor(records, head);
-      await q.run(`INSERT INTO audit_seals (position, occurred_at, id, previous_hash, hash)
-        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+    async sealAuditRecords(limit, options) {
+      // One sealer at a time, whichever process. The seal after a commit does not wait for another
+      // process's sealer (it would hold up every post queued behind it): it tries again later.
+      if (options?.unlessBusy) {
+        const free = await q.get<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${SEAL_LOCK}) AS locked`);
+        if (!free!.locked) return undefined;
+      } else {
+        await q.run(`SELECT pg_advisory_xact_lock(${SEAL_LOCK})`);
+      }
+      const head = await q.get<{ position: number; hash: string; horizon: string | null }>(
+        'SELECT position, hash, horizon::text AS horizon FROM audit_seals ORDER BY position DESC LIMIT 1');
+      const since = head?.horizon ?? '0';
+      const rows = await q.allPlannedEachTime<AuditRow & { horizon: string } & Record<string, unknown>>(UNSEALED_SINCE, since, limit);
+      if (rows.length === 0) return 0;
+      // Every record of a transaction older than the oldest one running at the query's snapshot
+      // was visible to it, so is sealed now, unless the batch was cut short at `limit`.
+      const horizon = rows.length < limit ? rows[0]!.horizon : since;
+      const seals = sealsFor(rows.map(toAuditRecord), head);
+      await q.run(`INSERT INTO audit_seals (position, occurred_at, id, previous_hash, hash, horizon)
+        SELECT *, $6::xid8 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])`,
       seals.map((seal) => String(seal.position)), seals.map((seal) => seal.occurred_at), seals.map((seal) => seal.id),
-      seals.map((seal) => seal.previous_hash), seals.map((seal) => seal.hash));
-      return records.length;
+      seals.map((seal) => seal.previous_hash), seals.map((seal) => seal.hash), horizon);
+      return rows.length;
     },
   } satisfies Partial<LedgerWrites>;
 }

@@ -20,11 +20,7 @@ async function withLines(q: PgQueries, rows: EntryRow[]): Promise<JournalEntryVi
 
 const TOTALS = 'account_id, debit_total::text AS debit_total, credit_total::text AS credit_total';
 
-/**
- * `beforeTotals` runs before every read of maintained totals; inside a write job it writes the
- * totals the job's entries have added so far (see PendingTotals), so the job reads its own writes.
- */
-export function ledgerReads(q: PgQueries, beforeTotals: () => Promise<void> = async () => {}) {
+export function ledgerReads(q: PgQueries) {
   return {
     async getCurrency(id) {
       const row = await q.get<CurrencyRow>('SELECT * FROM currencies WHERE id = $1', id);
@@ -73,7 +69,6 @@ export function ledgerReads(q: PgQueries, beforeTotals: () => Promise<void> = as
     },
 
     async accountTotals(query) {
-      await beforeTotals();
       const ids = query.account_ids;
       if (ids !== undefined && ids.length === 0) return new Map();
       // A null array means every account.
@@ -189,13 +184,11 @@ export function ledgerReads(q: PgQueries, beforeTotals: () => Promise<void> = as
     },
 
     async currencyDebitTotal(currencyId) {
-      await beforeTotals();
       const row = await q.get<{ debit_total: string }>('SELECT debit_total::text AS debit_total FROM currency_totals WHERE currency_id = $1', currencyId);
       return row ? parseStoredAmount(row.debit_total) : 0n;
     },
 
     async allCurrencyDebitTotals() {
-      await beforeTotals();
       const rows = await q.all<{ currency_id: string; debit_total: string }>('SELECT currency_id, debit_total::text AS debit_total FROM currency_totals');
       return new Map(rows.map((row) => [row.currency_id, parseStoredAmount(row.debit_total) as bigint]));
     },

@@ -22,13 +22,14 @@ import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { AuditSealing } from '../shared/audit-sealing.js';
-import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
-import { auditReads, auditWrites, PendingAuditRecords } from './audit-log.js';
+import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
+import { auditReads, auditWrites } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
-import { PendingTotals, postingWrites } from './posting.js';
+import { postingWrites } from './posting.js';
 import { type PgExecutor, PgQueries } from './queries.js';
 import { POSTGRES_MIGRATIONS } from './schema.js';
 import { userReads, userWrites } from './users.js';
+import { AccountCache, RunCarefully, WriteTransaction } from './write-transaction.js';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -58,28 +59,11 @@ function readsOn(q: PgQueries): LedgerReads {
   return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
 }
 
-/** What a write job has added in memory and writes when it ends: its totals and its audit records. */
-interface PendingWrites {
-  reset(): void;
-  write(): Promise<void>;
-}
-
-/** A write transaction's statements, and what its current job has added but not written yet. */
-function txOn(q: PgQueries, onAuditWritten: () => void): { tx: LedgerTx; pending: PendingWrites } {
-  const totals = new PendingTotals();
-  const audit = new PendingAuditRecords();
-  const reads: LedgerReads = { ...ledgerReads(q, () => totals.write(q)), ...userReads(q), ...auditReads(q, () => audit.write(q)) };
-  const pending: PendingWrites = {
-    reset() {
-      totals.reset();
-      audit.reset();
-    },
-    async write() {
-      await totals.write(q);
-      await audit.write(q);
-    },
-  };
-  return { tx: { ...reads, ...postingWrites(q, totals), ...userWrites(q), ...auditWrites(q, audit, onAuditWritten) }, pending };
+/** A write transaction's statements as the jobs see them. */
+function txOn(transaction: WriteTransaction, onAuditWritten: () => void): LedgerTx {
+  const { q } = transaction;
+  const reads = transaction.reads({ ...ledgerReads(q), ...userReads(q), ...auditReads(q) });
+  return { ...reads, ...postingWrites(q, transaction), ...userWrites(q), ...auditWrites(q, transaction, onAuditWritten) };
 }
 
 interface PgError {
@@ -266,7 +250,9 @@ class GroupCommit {
   private running: Promise<void> | undefined;
   /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
   private auditWritten = false;
+
   private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
+  private readonly accounts = new AccountCache();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -324,44 +310,57 @@ class GroupCommit {
    * A job that loses a race (deadlock, serialisation failure) rolls the whole batch back, so that
    * it holds no lock while the winner finishes, waits a short random while, and runs the batch
    * again: retrying only the job, with the batch's earlier locks still held, can meet the same
-   * deadlock again and again.
+   * deadlock again and again. A grouped write that fails where no savepoint can undo it runs the
+   * batch again carefully, job by job (see write-transaction.ts).
    */
   private async commitWithRetries(connection: pg.PoolClient, batch: readonly WriteJob[]) {
+    let careful = false;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.commitBatch(connection, batch);
+        return await this.commitBatch(connection, batch, careful);
       } catch (error) {
-        if (!(error instanceof LostRace) || attempt >= MAX_ATTEMPTS) throw error instanceof LostRace ? error.cause : error;
+        // The transaction may have read its own changes of accounts, which did not commit.
+        this.accounts.clear();
+        if (error instanceof RunCarefully && !careful) {
+          await connection.query('ROLLBACK');
+          careful = true;
+          continue;
+        }
+        if (!(error instanceof LostRace) || attempt >= MAX_ATTEMPTS) throw error instanceof LostRace || error instanceof RunCarefully ? error.cause : error;
         await connection.query('ROLLBACK');
         await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_BACKOFF_MS * attempt));
       }
     }
   }
 
-  private async commitBatch(connection: pg.PoolClient, batch: readonly WriteJob[]) {
-    const job: JobState = { failure: undefined };
-    const q = new PgQueries(connection, true);
+  private async commitBatch(connection: pg.PoolClient, batch: readonly WriteJob[], careful: boolean) {
+    const transaction = new WriteTransaction(connection, careful, this.accounts);
     this.auditWritten = false;
-    const { tx: unguarded, pending } = txOn(q, () => { this.auditWritten = true; });
-    const tx = guardedTransaction(unguarded, translateError, job);
+    const tx = guardedTransaction(txOn(transaction, () => { this.auditWritten = true; }), translateError, transaction.job);
     const outcomes: { ok: boolean; value: unknown }[] = [];
-    await connection.query('BEGIN; SAVEPOINT job');
+    await transaction.begin();
     for (const queued of batch) {
-      job.failure = undefined;
-      pending.reset();
+      transaction.startJob();
       try {
         const value = await queued.work(tx);
         // A job that caught a refused call and went on still fails whole.
-        if (job.failure !== undefined) throw job.failure;
-        await pending.write().catch((error: unknown) => { throw translateError(error); });
-        await connection.query('RELEASE job; SAVEPOINT job');
+        if (transaction.job.failure !== undefined) throw transaction.job.failure;
+        await transaction.keepJob();
         outcomes.push({ ok: true, value });
       } catch (error) {
         if (isRetryable(error)) throw new LostRace(error);
-        await connection.query('ROLLBACK TO job');
+        if (transaction.broken) throw new RunCarefully(error);
+        await transaction.dropJob();
         outcomes.push({ ok: false, value: translateError(error) });
       }
     }
+    try {
+      await transaction.finish();
+    } catch (error) {
+      if (isRetryable(error)) throw new LostRace(error);
+      throw careful ? error : new RunCarefully(error);
+    }
+    // A COMMIT that fails leaves the outcome unknown: never run again, every job is told (flush).
     await connection.query('COMMIT');
     if (this.auditWritten) this.sealing.request();
     return outcomes;

@@ -23,15 +23,31 @@ function nameOf(sql: string): string {
   return name;
 }
 
+/** A statement that only reads (possibly locking what it reads). */
+function isRead(sql: string): boolean {
+  return /^\s*SELECT\b/i.test(sql);
+}
+
 export class PgQueries {
   /**
    * `locking` is true inside a write transaction: reads that decide a rule then lock what they
-   * read (see LedgerTx in the port).
+   * read (see LedgerTx in the port). `beforeWrite`, if given, runs before every statement that is
+   * not a SELECT (a write transaction then makes sure the job has a savepoint).
    */
-  constructor(private readonly executor: PgExecutor, readonly locking: boolean) {}
+  constructor(private readonly executor: PgExecutor, readonly locking: boolean,
+    private readonly beforeWrite?: () => Promise<void>) {}
 
   async all<T extends QueryResultRow>(sql: string, ...params: Param[]): Promise<T[]> {
+    if (this.beforeWrite && !isRead(sql)) await this.beforeWrite();
     return (await this.executor.query<T>({ name: nameOf(sql), text: sql, values: params })).rows;
+  }
+
+  /**
+   * A read planned for its parameters every time (an unnamed statement), for a query whose best
+   * plan depends on the values: a cached generic plan guesses their selectivity.
+   */
+  async allPlannedEachTime<T extends QueryResultRow>(sql: string, ...params: Param[]): Promise<T[]> {
+    return (await this.executor.query<T>({ text: sql, values: params })).rows;
   }
 
   async get<T extends QueryResultRow>(sql: string, ...params: Param[]): Promise<T | undefined> {
@@ -40,7 +56,19 @@ export class PgQueries {
 
   /** Runs a statement; returns the number of rows it changed. */
   async run(sql: string, ...params: Param[]): Promise<number> {
+    if (this.beforeWrite && !isRead(sql)) await this.beforeWrite();
     return (await this.executor.query({ name: nameOf(sql), text: sql, values: params })).rowCount ?? 0;
+  }
+
+  /** A statement without parameters, sent as a simple query (transaction control). */
+  async command(sql: string): Promise<void> {
+    await this.executor.query({ text: sql });
+  }
+
+  /** Statements without parameters in one simple query (one round trip); answers the last one's rows. */
+  async script<T extends QueryResultRow>(sql: string): Promise<T[]> {
+    const result = (await this.executor.query<T>({ text: sql })) as QueryResult<T> | QueryResult<T>[];
+    return (Array.isArray(result) ? result[result.length - 1]! : result).rows;
   }
 
   /** UPDATE of the given columns of one row by id. */

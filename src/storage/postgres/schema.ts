@@ -295,4 +295,35 @@ CREATE TRIGGER audit_seals_no_truncate BEFORE TRUNCATE ON audit_seals
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_audit_change();
 `,
   },
+  {
+    version: 8,
+    name: 'audit sealing horizon',
+    sql: `
+-- The sealer looks only at records of transactions that may not be sealed yet: each record keeps
+-- the id of the transaction that wrote it, each seal the horizon below which all are sealed.
+ALTER TABLE audit_log ADD COLUMN tx xid8 NOT NULL DEFAULT pg_current_xact_id();
+CREATE INDEX audit_log_tx ON audit_log (tx);
+ALTER TABLE audit_seals ADD COLUMN horizon xid8;
+`,
+  },
+  {
+    version: 9,
+    name: 'accounts version',
+    sql: `
+-- A number that every change of the accounts table moves on: a server keeps the accounts it has
+-- read in memory and drops them when the number has moved (another process changed an account).
+CREATE TABLE catalog_versions (
+  name    text PRIMARY KEY,
+  version bigint NOT NULL
+);
+INSERT INTO catalog_versions (name, version) VALUES ('accounts', 0);
+CREATE FUNCTION ledger_accounts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE catalog_versions SET version = version + 1 WHERE name = 'accounts';
+  RETURN NULL;
+END $$;
+CREATE TRIGGER accounts_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON accounts
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_accounts_changed();
+`,
+  },
 ];

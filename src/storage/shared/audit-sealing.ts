@@ -22,16 +22,20 @@ export function sealsFor(records: readonly AuditRecord[], head: { position: numb
   });
 }
 
+/** How long a seal waits before trying again when another process was sealing. */
+const BUSY_RETRY_MS = 20;
+
 /**
  * Asks for a seal after each commit that wrote audit records; at most one seal job is queued at a
- * time, and a full batch asks for another.
+ * time, and a full batch asks for another. A seal that finds another process sealing does not
+ * wait for it (the write queue would wait too): it is asked again a little later.
  */
 export class AuditSealing {
   private queued = false;
   /** Asked again while a seal was queued or running: it may have missed the newest records. */
   private again = false;
 
-  constructor(private readonly enqueueFirst: (work: (tx: LedgerTx) => Promise<number>) => Promise<number>) {}
+  constructor(private readonly enqueueFirst: (work: (tx: LedgerTx) => Promise<number | undefined>) => Promise<number | undefined>) {}
 
   request(): void {
     if (this.queued) {
@@ -39,9 +43,11 @@ export class AuditSealing {
       return;
     }
     this.queued = true;
-    this.enqueueFirst((tx) => tx.sealAuditRecords(SEAL_BATCH)).then((sealed) => {
+    this.enqueueFirst((tx) => tx.sealAuditRecords(SEAL_BATCH, { unlessBusy: true })).then((sealed) => {
       this.queued = false;
-      if (sealed === SEAL_BATCH || this.again) {
+      if (sealed === undefined) {
+        setTimeout(() => this.request(), BUSY_RETRY_MS).unref();
+      } else if (sealed === SEAL_BATCH || this.again) {
         this.again = false;
         this.request();
       }

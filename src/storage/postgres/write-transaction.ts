@@ -1,0 +1,220 @@
+/**
+ * One write transaction of the group commit (PostgreSQL): the queued jobs run one after another,
+ * and this decides when what they write reaches the database.
+ *
+ * Grouped (the default): the entries and audit records a job posts wait in the WriteBuffer and are
+ * written with the whole group's as one statement just before COMMIT. A job that issues no other
+ * write needs no savepoint, and if it fails, what it added is simply forgotten. A job that does
+ * write (any statement that is not a SELECT: a currency, a user, an idempotency key, a period
+ * closed) first gets a savepoint, taken after the group's pending rows are written (so rolling back
+ * to it never drops an earlier job's rows), and its own pending rows are written before its
+ * statement, so every write sees what was posted before it.
+ *
+ * A statement that fails while the running job has no savepoint (the group's rows refused as a
+ * whole, for example two jobs reversing the same entry) cannot be pinned on one job: the group is
+ * then rolled back and run again `careful`ly, each job under its own savepoint with its rows
+ * written when it ends, so that each job gets its own answer.
+ *
+ * Periods locked (FOR SHARE) are remembered within the transaction: they stay locked until COMMIT,
+ * so no other transaction can change them meanwhile. Accounts read are remembered by the process
+ * (AccountCache) for as long as the database's accounts version, read as each transaction begins,
+ * stays the same: a transaction sees the accounts as they were when it began, as if it had read
+ * them then. Both are forgotten whenever this transaction changes an account or a period, or rolls
+ * a job back (a rollback to a savepoint may release locks taken after it).
+ */
+import type { Account, Period } from '../../domain/types.js';
+import type { LedgerReads } from '../../service/ports/ledger-store.js';
+import type { JobState } from '../shared/errors.js';
+import { type PgExecutor, PgQueries } from './queries.js';
+import { WriteBuffer } from './write-buffer.js';
+
+/** Reads that never see posted rows (the catalog, users, settings): they need not write the buffer first. */
+const READS_OF_UNBUFFERED_TABLES = new Set<string>([
+  'getCurrency', 'listCurrencies', 'getAccount', 'getAccounts', 'listAccounts', 'listSubAccounts', 'allAccounts',
+  'getPeriod', 'findPeriodContaining', 'findOverlappingPeriods', 'listPeriods', 'getSetting', 'allSettings',
+  'getUser', 'findUserByEmail', 'findUserByApiKeyHash', 'listUsers', 'listStoredUsers', 'allApiKeys', 'countUsers',
+  'countActiveAdmins', 'findRefreshToken', 'recentLoginFailures', 'getIdempotencyRecord',
+]);
+
+/** More accounts than this in memory, and the cache starts again. */
+const MAX_CACHED_ACCOUNTS = 10_000;
+
+/** The accounts a process has read, valid while the database's accounts version stays the same. */
+export class AccountCache {
+  private version: string | undefined;
+  readonly accounts = new Map<string, Account>();
+
+  /** As a transaction begins: keeps the accounts only if no process has changed one since they were read. */
+  validate(version: string): void {
+    if (version === this.version) return;
+    this.accounts.clear();
+    this.version = version;
+  }
+
+  remember(account: Account): void {
+    if (this.accounts.size >= MAX_CACHED_ACCOUNTS) this.accounts.clear();
+    this.accounts.set(account.id, account);
+  }
+
+  /** This process changed an account, or a transaction that may have read its own changes did not commit. */
+  clear(): void {
+    this.accounts.clear();
+    this.version = undefined;
+  }
+}
+
+/** A statement failed with no savepoint to roll back to: the group is run again, carefully. */
+export class RunCarefully extends Error {
+  constructor(override readonly cause: unknown) {
+    super('a grouped write failed; running the group again job by job');
+  }
+}
+
+export class WriteTransaction {
+  readonly buffer = new WriteBuffer();
+  /** The running job's first refused call (see guardedTransaction). */
+  readonly job: JobState = { failure: undefined };
+  /** The transaction's own statements (control, the buffer's writes). */
+  private readonly own: PgQueries;
+  /** The jobs' statements: a savepoint and the pending rows before the first write. */
+  readonly q: PgQueries;
+  private savepoint = false;
+  /** Why the transaction cannot go on (a statement failed while the job had no savepoint). */
+  private unrecoverable: unknown;
+  private periods: Period[] = [];
+
+  constructor(connection: PgExecutor, readonly careful: boolean, private readonly accounts: AccountCache) {
+    const executor: PgExecutor = {
+      query: async (config) => {
+        try {
+          return await connection.query(config);
+        } catch (error) {
+          if (!this.savepoint) this.unrecoverable ??= error;
+          throw error;
+        }
+      },
+    } as PgExecutor;
+    this.own = new PgQueries(executor, true);
+    this.q = new PgQueries(executor, true, () => this.beforeWrite());
+  }
+
+  async begin(): Promise<void> {
+    const [row] = await this.own.script<{ version: number }>(
+      `BEGIN; ${this.careful ? 'SAVEPOINT job; ' : ''}SELECT version FROM catalog_versions WHERE name = 'accounts'`);
+    this.accounts.validate(String(row!.version));
+    this.savepoint = this.careful;
+  }
+
+  startJob(): void {
+    this.job.failure = undefined;
+  }
+
+  /** The running job succeeded: its rows join the group's (careful: are written now). */
+  async keepJob(): Promise<void> {
+    if (this.careful) {
+      await this.buffer.writeJob(this.own);
+      this.buffer.keepJob();
+      await this.own.command('RELEASE job; SAVEPOINT job');
+      return;
+    }
+    this.buffer.keepJob();
+    if (this.savepoint) {
+      await this.own.command('RELEASE job');
+      this.savepoint = false;
+    }
+    if (this.buffer.full) await this.buffer.writeGroup(this.own);
+  }
+
+  /** The running job failed: what it added is forgotten, what it wrote rolled back. */
+  async dropJob(): Promise<void> {
+    this.buffer.dropJob();
+    if (!this.savepoint) return;
+    this.forget();
+    if (this.careful) {
+      await this.own.command('ROLLBACK TO job');
+    } else {
+      await this.own.command('ROLLBACK TO job; RELEASE job');
+      this.savepoint = false;
+    }
+  }
+
+  /** True when a statement failed where no savepoint can undo it: only a rerun of the group can. */
+  get broken(): boolean {
+    return this.unrecoverable !== undefined;
+  }
+
+  /** Writes the group's pending rows (the last statement before COMMIT). */
+  async finish(): Promise<void> {
+    await this.buffer.writeGroup(this.own);
+  }
+
+  /** Writes every pending row: the group's, then the running job's (under its savepoint). */
+  async flush(): Promise<void> {
+    await this.buffer.writeGroup(this.own);
+    if (!this.buffer.jobEmpty) {
+      await this.takeSavepoint();
+      await this.buffer.writeJob(this.own);
+    }
+  }
+
+  /** Before a job's first write: the group's rows, then the savepoint, then the job's own rows. */
+  private async beforeWrite(): Promise<void> {
+    await this.takeSavepoint();
+    await this.buffer.writeJob(this.own);
+  }
+
+  private async takeSavepoint(): Promise<void> {
+    if (this.savepoint) return;
+    await this.buffer.writeGroup(this.own);
+    await this.own.command('SAVEPOINT job');
+    this.savepoint = true;
+  }
+
+  /** The transaction changes accounts or periods: what it remembers of them may be stale. */
+  forget(): void {
+    this.accounts.clear();
+    if (this.periods.length > 0) this.periods = [];
+  }
+
+  /**
+   * The jobs' view of the transaction: reads of posted data first write what is pending (a job
+   * reads its own and earlier jobs' entries), accounts and locked periods come from memory when
+   * this transaction has read them already.
+   */
+  reads(reads: LedgerReads): LedgerReads {
+    const wrapped: Record<string, unknown> = { ...reads };
+    for (const [name, method] of Object.entries(reads)) {
+      if (typeof method !== 'function' || READS_OF_UNBUFFERED_TABLES.has(name)) continue;
+      wrapped[name] = async (...args: unknown[]) => {
+        await this.flush();
+        return (method as (...a: unknown[]) => Promise<unknown>)(...args);
+      };
+    }
+    const { getAccounts, findPeriodContaining } = reads;
+    wrapped.getAccounts = async (ids: readonly string[]) => {
+      const { accounts } = this.accounts;
+      const found = new Map<string, Account>();
+      const missing: string[] = [];
+      for (const id of ids) {
+        const account = accounts.get(id);
+        if (account) found.set(id, account);
+        else missing.push(id);
+      }
+      if (missing.length > 0) {
+        for (const [id, account] of await getAccounts(missing)) {
+          this.accounts.remember(account);
+          found.set(id, account);
+        }
+      }
+      return found;
+    };
+    wrapped.findPeriodContaining = async (date: string) => {
+      const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
+      if (known) return known;
+      const period = await findPeriodContaining(date);
+      if (period && period.start_date <= date && date <= period.end_date) this.periods.push(period);
+      return period;
+    };
+    return wrapped as unknown as LedgerReads;
+  }
+}
