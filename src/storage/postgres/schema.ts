@@ -326,4 +326,19 @@ CREATE TRIGGER accounts_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON 
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_accounts_changed();
 `,
   },
+  {
+    version: 10,
+    name: 'room for totals updates',
+    sql: `
+-- Every group of posts updates its accounts' totals rows: with room left on their pages the new
+-- row versions stay on the same page and need no new index entries (heap-only updates).
+ALTER TABLE account_balances SET (fillfactor = 70);
+ALTER TABLE account_period_totals SET (fillfactor = 70);
+ALTER TABLE account_daily_totals SET (fillfactor = 70);
+ALTER TABLE currency_totals SET (fillfactor = 50);
+-- Only reversals need the one-reversal-per-entry index; the other entries have no reverses_id.
+ALTER TABLE journal_entries DROP CONSTRAINT journal_entries_reverses_id_key;
+CREATE UNIQUE INDEX journal_entries_reverses_id_key ON journal_entries (reverses_id) WHERE reverses_id IS NOT NULL;
+`,
+  },
 ];
