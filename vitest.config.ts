@@ -33,8 +33,8 @@ export default defineConfig({
           name: 'postgres',
           include: ['test/api/**/*.test.ts', 'test/service/**/*.test.ts', 'test/storage/**/*.test.ts', 'test/cli/on-postgres.test.ts',
             'test/cli/copy.test.ts'],
-          // Group commit is a mechanism of the SQLite adapter (one writer, a file lock); it has no
-          // PostgreSQL counterpart to test.
+          // The SQLite adapter's own group commit (one writer, a file lock); PostgreSQL's is
+          // test/storage/pg-grouping.test.ts, and the contract suite proves both.
           exclude: ['test/storage/group-commit.test.ts'],
           env: { LEDGER_TEST_BACKEND: 'postgres' },
           globalSetup: ['test/postgres-global-setup.ts'],

@@ -361,7 +361,9 @@ class GroupCommit {
       throw careful ? error : new RunCarefully(error);
     }
     // A COMMIT that fails leaves the outcome unknown: never run again, every job is told (flush).
-    await connection.query('COMMIT');
+    // PostgreSQL answers COMMIT of a transaction a failed statement has aborted with a ROLLBACK.
+    const committed = await connection.query('COMMIT');
+    if (committed.command !== 'COMMIT') throw new Error('The write transaction was rolled back instead of committed');
     if (this.auditWritten) this.sealing.request();
     return outcomes;
   }

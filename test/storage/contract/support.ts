@@ -19,7 +19,7 @@ export { openStoreForTest };
 export type TestStore = Awaited<ReturnType<typeof openStoreForTest>>;
 
 /** Opens a fresh store before each test of the calling file and closes it after; call at the top of a describe. */
-export function freshStorePerTest(): { readonly store: LedgerStore } {
+export function freshStorePerTest(): { readonly store: LedgerStore; readonly location: string } {
   let current: TestStore | undefined;
   beforeEach(async () => {
     current = await openStoreForTest();
@@ -32,6 +32,11 @@ export function freshStorePerTest(): { readonly store: LedgerStore } {
     get store(): LedgerStore {
       if (!current) throw new Error('the store is open only while a test runs');
       return current.store;
+    },
+    /** Where the store's database is: another store opened on it is another process's view. */
+    get location(): string {
+      if (!current) throw new Error('the store is open only while a test runs');
+      return current.location;
     },
   };
 }

@@ -1,0 +1,141 @@
+/**
+ * Storage contract: jobs that share one group commit. The adapters may hold a group's posts in
+ * memory and write them together (PostgreSQL does), and may remember accounts and periods between
+ * jobs; none of that may change what each job sees or is answered. Every test starts its jobs at
+ * once, so that they are queued together into one transaction.
+ */
+import { describe, expect, it } from 'vitest';
+import type { LedgerError } from '../../../src/domain/errors.js';
+import type { JournalEntry } from '../../../src/domain/types.js';
+import { entryHash, GENESIS_HASH } from '../../../src/service/entry-hash.js';
+import { openStore } from '../../../src/app/open-ledger.js';
+import { credit, debit, LARGEST_AMOUNT, totalsOf } from '../../../src/storage/contract/fixtures.js';
+import { freshBooksPerTest, walkPages } from './support.js';
+
+describe('storage contract: jobs committed together', () => {
+  const { context, books, fixtures } = freshBooksPerTest();
+
+  const sale = (value: bigint | number, date = '2026-02-10') =>
+    fixtures.entry({ date, period: books.february, lines: [debit(books.cash, value), credit(books.sales, value)] });
+
+  const statusOf = (outcome: PromiseSettledResult<unknown>) =>
+    outcome.status === 'fulfilled' ? 'ok' : (outcome.reason as LedgerError).code ?? 'thrown';
+
+  /** Every stored entry chains after the one before it in its currency, as the hash says. */
+  async function expectUnbrokenChain(): Promise<void> {
+    const heads = new Map<string, string>();
+    const { items } = await walkPages((page) => context.store.listEntriesInPostingOrder(page), 100);
+    for (const entry of items) {
+      const previous = heads.get(entry.currency_id) ?? GENESIS_HASH;
+      expect(entry.previous_hash).toBe(previous);
+      expect(entry.hash).toBe(entryHash(entry, previous));
+      heads.set(entry.currency_id, entry.hash);
+    }
+  }
+
+  it('answers each job on its own: the refused ones change nothing, the others are posted and chained', async () => {
+    const kept = [sale(1), sale(2), sale(3), sale(4)];
+    const dropped = [sale(5), sale(6)];
+    const refusal = new Error('the job changed its mind after posting');
+    const outcomes = await Promise.allSettled([
+      context.store.write((tx) => tx.insertEntry(kept[0]!)),
+      context.store.write(async (tx) => { await tx.insertEntry(dropped[0]!); throw refusal; }),
+      context.store.write((tx) => tx.insertEntry(kept[1]!)),
+      // Past the currency's bound together with everything else: refused inside its job.
+      context.store.write((tx) => tx.insertEntry(sale(LARGEST_AMOUNT))),
+      context.store.write(async (tx) => { await tx.insertEntry(kept[2]!); await tx.insertEntry(kept[3]!); }),
+      context.store.write(async (tx) => { await tx.insertEntry(dropped[1]!); await tx.insertAuditRecord(auditOf(dropped[1]!)); throw refusal; }),
+    ]);
+    expect(outcomes.map(statusOf)).toEqual(['ok', 'thrown', 'ok', 'VALIDATION_ERROR', 'ok', 'thrown']);
+    expect(await context.store.countEntries()).toBe(kept.length);
+    for (const entry of dropped) expect(await context.store.getEntry(entry.id)).toBeUndefined();
+    expect(await context.store.accountTotals({})).toEqual(totalsOf(kept));
+    expect(await context.store.currencyDebitTotal(books.usd.id)).toBe(10n);
+    expect((await context.store.countAuditRecords()).records).toBe(0);
+    await expectUnbrokenChain();
+  });
+
+  it('answers a job refused by the database on its own, even when its rows were to be written with others', async () => {
+    const first = sale(1);
+    const clash = { ...sale(2), id: first.id };
+    const other = sale(3);
+    const outcomes = await Promise.allSettled([
+      context.store.write((tx) => tx.insertEntry(first)),
+      context.store.write((tx) => tx.insertEntry(clash)),
+      // Reading posted entries writes what is pending first: the clash is met inside this job.
+      context.store.write(async (tx) => (await tx.getEntry(first.id))?.lines.map((line) => line.debit_amount)),
+      context.store.write((tx) => tx.insertEntry(other)),
+    ]);
+    expect(outcomes.map(statusOf)).toEqual(['ok', 'DUPLICATE', 'ok', 'ok']);
+    expect((outcomes[2] as PromiseFulfilledResult<unknown>).value).toEqual([1n, 0n]);
+    expect((await context.store.getEntry(first.id))?.lines.map((line) => line.debit_amount)).toEqual([1n, 0n]);
+    expect(await context.store.accountTotals({})).toEqual(totalsOf([first, other]));
+    await expectUnbrokenChain();
+  });
+
+  it('answers a job refused by the database on its own when the clash is met only as the group commits', async () => {
+    const first = sale(1);
+    const clash = { ...sale(2), id: first.id };
+    const other = sale(3);
+    const outcomes = await Promise.allSettled([
+      context.store.write((tx) => tx.insertEntry(first)),
+      context.store.write((tx) => tx.insertEntry(clash)),
+      context.store.write((tx) => tx.insertEntry(other)),
+    ]);
+    expect(outcomes.map(statusOf)).toEqual(['ok', 'DUPLICATE', 'ok']);
+    expect(await context.store.accountTotals({})).toEqual(totalsOf([first, other]));
+  });
+
+  it('shows a later job the accounts and periods as the jobs before it left them, and as a failed job did not', async () => {
+    const seen: Record<string, unknown> = {};
+    const cash = books.cash.id;
+    await Promise.allSettled([
+      context.store.write(async (tx) => {
+        seen.before = (await tx.getAccounts([cash])).get(cash)?.is_active;
+        seen.periodBefore = (await tx.findPeriodContaining('2026-02-10'))?.status;
+      }),
+      context.store.write((tx) => tx.updateAccount(cash, { is_active: false })),
+      context.store.write(async (tx) => {
+        seen.afterDeactivation = (await tx.getAccounts([cash])).get(cash)?.is_active;
+      }),
+      context.store.write(async (tx) => {
+        await tx.updateAccount(cash, { is_active: true, name: 'Never' });
+        seen.insideFailedJob = (await tx.getAccounts([cash])).get(cash)?.name;
+        throw new Error('rolled back');
+      }),
+      context.store.write(async (tx) => {
+        const account = (await tx.getAccounts([cash])).get(cash);
+        seen.afterRollback = [account?.is_active, account?.name];
+      }),
+      context.store.write((tx) => tx.updatePeriod(books.february.id, { status: 'closed' })),
+      context.store.write(async (tx) => {
+        seen.periodAfterClose = (await tx.findPeriodContaining('2026-02-10'))?.status;
+      }),
+    ]);
+    expect(seen).toEqual({
+      before: true, periodBefore: 'open', afterDeactivation: false, insideFailedJob: 'Never',
+      afterRollback: [false, books.cash.name], periodAfterClose: 'closed',
+    });
+  });
+
+  it('sees an account changed through another connection to the database (another process) at the next write', async () => {
+    const cash = books.cash.id;
+    expect((await context.store.write((tx) => tx.getAccounts([cash]))).get(cash)?.is_active).toBe(true);
+    const other = await openStore(context.location);
+    try {
+      await other.write((tx) => tx.updateAccount(cash, { is_active: false }));
+    } finally {
+      await other.close();
+    }
+    expect((await context.store.write((tx) => tx.getAccounts([cash]))).get(cash)?.is_active).toBe(false);
+  });
+});
+
+/** An audit record of an entry, as the service writes one. */
+function auditOf(entry: JournalEntry) {
+  return {
+    id: `audit-${entry.id}`, occurred_at: entry.posted_at, actor_id: null, credential_type: null, credential_id: null, request_id: null,
+    action: 'journal_entry.create' as const, target_type: 'journal_entry' as const, target_id: entry.id, changes: null, hash: null,
+  };
+}
+
