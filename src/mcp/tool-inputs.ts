@@ -14,19 +14,26 @@ import { BalanceSheetQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalan
 
 const closed = { additionalProperties: false } as const;
 
+/** An array schema's bounds and description, to give the same rules to an array of other items. */
+function annotationsOf(schema: TSchema): { description?: string; minItems?: number; maxItems?: number } {
+  const { description, minItems, maxItems } = schema as { description?: string; minItems?: number; maxItems?: number };
+  return { ...(description === undefined ? {} : { description }), ...(minItems === undefined ? {} : { minItems }),
+    ...(maxItems === undefined ? {} : { maxItems }) };
+}
+
 const AccountNumber = NonEmpty('The account\'s number in the chart of accounts, e.g. "1000"; instead of account_id', 50);
 
 /** LineInput with `account_id` optional and `account_number` as the alternative (exactly one is required). */
 export const ToolLineInput = Type.Object({
   ...LineInput.properties,
-  account_id: Type.Optional(LineInput.properties.account_id),
+  account_id: Type.Optional(Id),
   account_number: Type.Optional(AccountNumber),
 }, closed);
 
 /** CreateEntryBody whose lines are ToolLineInput. */
 export const ToolEntryInput = Type.Object({
   ...CreateEntryBody.properties,
-  lines: Type.Array(ToolLineInput, { description: CreateEntryBody.properties.lines.description }),
+  lines: Type.Array(ToolLineInput, annotationsOf(CreateEntryBody.properties.lines)),
 }, closed);
 export type ToolEntry = Static<typeof ToolEntryInput>;
 
@@ -48,10 +55,7 @@ export const PostEntryArguments = Type.Object({
 }, closed);
 
 export const PostEntriesArguments = Type.Object({
-  entries: Type.Array(ToolEntryInput, {
-    minItems: BatchBody.properties.entries.minItems, maxItems: BatchBody.properties.entries.maxItems,
-    description: BatchBody.properties.entries.description,
-  }),
+  entries: Type.Array(ToolEntryInput, annotationsOf(BatchBody.properties.entries)),
   dry_run: DryRun,
   idempotency_key: IdempotencyKey,
 }, closed);

@@ -5,7 +5,8 @@
  * before its arguments are validated, as /api/v1 does; the service checks it again.
  */
 import type { Static, TSchema } from 'typebox';
-import { type PermissionKey } from '../service/actor.js';
+import { LedgerError, validationError } from '../domain/errors.js';
+import type { PermissionKey } from '../service/actor.js';
 import { withAccountIds } from './account-numbers.js';
 import { idempotentCall } from './idempotent-call.js';
 import { dryRunText, entryLine, pageText } from './summaries.js';
@@ -29,7 +30,7 @@ export interface LedgerTool<S extends TSchema = TSchema> {
   input: S;
   /** The permission the call needs, checked before the arguments are validated. */
   permission?: PermissionKey;
-  /** Whether the tool can change the ledger (false for its previews and dry runs too). */
+  /** Whether the tool can change the ledger (its previews and dry runs change nothing). */
   writes: boolean;
   run(context: ToolContext, args: Static<S>): Promise<ToolAnswer>;
 }
@@ -38,7 +39,8 @@ function tool<S extends TSchema>(definition: LedgerTool<S>): LedgerTool {
   return definition as unknown as LedgerTool;
 }
 
-const AMOUNTS = 'Amounts are integer strings in the currency\'s smallest unit (minor units: "25000" is 250.00 in a currency with 2 decimals), with display strings beside them.';
+const AMOUNTS = 'Amounts are integer strings in the currency\'s smallest unit (minor units: "25000" is 250.00 in a currency '
+  + 'with 2 decimals), with display strings beside them.';
 
 export const TOOLS: readonly LedgerTool[] = [
   tool({
@@ -53,7 +55,7 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'list_accounts', title: 'List accounts with balances', writes: false, input: ListAccountsArguments,
-    description: 'List accounts ordered by account_number, each with its balance (all time, or within balance_period_id): '
+    description: 'List accounts ordered by account_number, each with its balance (all time, or within balance_period_id); '
       + `filters account_type, currency_id, is_active, parent_id; paged by limit and cursor. ${AMOUNTS} `
       + 'Example: {"account_type": "expense", "is_active": true}.',
     async run(context, { balance_period_id, ...filter }) {
@@ -80,8 +82,8 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'list_periods', title: 'List periods', writes: false, input: PageArguments,
-    description: 'List financial periods (ordered by start_date) with their status (open or closed). Entries are posted into '
-      + 'the open period that contains their entry_date. Example: {}.',
+    description: 'List financial periods (ordered by start_date) with their status (open or closed). An entry is posted into '
+      + 'the open period that contains its entry_date. Example: {}.',
     async run(context, args) {
       const page = await context.service.listPeriods(args);
       return { body: { ...page }, text: pageText('periods', page.data.length, page.has_more,
@@ -90,7 +92,7 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'list_journal_entries', title: 'List journal entries', writes: false, input: EntryListQuery,
-    description: 'List journal entries with their lines, ordered by entry_date then posting order (sort "desc" for newest first): '
+    description: 'List journal entries with their lines, ordered by entry_date then posting order (sort "desc": newest first); '
       + `filters period_id, start_date, end_date (YYYY-MM-DD, inclusive), account_id; paged by limit and cursor. ${AMOUNTS} `
       + 'Example: {"start_date": "2026-03-01", "end_date": "2026-03-31", "limit": 20}.',
     async run(context, args) {
@@ -110,8 +112,8 @@ export const TOOLS: readonly LedgerTool[] = [
     name: 'post_journal_entry', title: 'Post a journal entry', writes: true, permission: 'journals:create', input: PostEntryArguments,
     description: 'Post a balanced journal entry (needs journals:create). At least 2 lines, each naming its account by account_id or '
       + 'account_number and carrying exactly one of debit_amount or credit_amount; debits must equal credits, all accounts in one '
-      + `currency, entry_date inside an open period. ${AMOUNTS} dry_run: true checks every rule and shows the result without posting. `
-      + 'idempotency_key makes a retry safe. Example: {"entry_date": "2026-03-01", "description": "Cash sale", '
+      + `currency, entry_date inside an open period. ${AMOUNTS} dry_run: true checks every rule and shows the result without `
+      + 'posting; idempotency_key makes a retry safe. Example: {"entry_date": "2026-03-01", "description": "Cash sale", '
       + '"lines": [{"account_number": "1000", "debit_amount": "25000"}, {"account_number": "4000", "credit_amount": "25000"}]}.',
     async run(context, { dry_run, idempotency_key, ...input }) {
       const actor = await writerOf(context);
@@ -129,8 +131,8 @@ export const TOOLS: readonly LedgerTool[] = [
     name: 'post_journal_entries', title: 'Post a batch of journal entries', writes: true, permission: 'journals:create',
     input: PostEntriesArguments,
     description: 'Post 1 to 10,000 journal entries in one transaction, all or none (needs journals:create). Each entry is what '
-      + `post_journal_entry takes. ${AMOUNTS} dry_run: true checks every rule and posts nothing; idempotency_key makes a retry safe. `
-      + 'Example: {"entries": [{"entry_date": "2026-03-02", "description": "Rent", "lines": [{"account_number": "6000", '
+      + `post_journal_entry takes. ${AMOUNTS} dry_run: true checks every rule and posts nothing; idempotency_key makes a retry `
+      + 'safe. Example: {"entries": [{"entry_date": "2026-03-02", "description": "Rent", "lines": [{"account_number": "6000", '
       + '"debit_amount": "120000"}, {"account_number": "1000", "credit_amount": "120000"}]}]}.',
     async run(context, { dry_run, idempotency_key, entries }) {
       const actor = await writerOf(context);
@@ -163,9 +165,9 @@ export const TOOLS: readonly LedgerTool[] = [
   tool({
     name: 'close_period', title: 'Close a period', writes: true, permission: 'periods:close', input: ClosePeriodArguments,
     description: 'Close a financial period permanently (needs periods:close): posts its closing entry, which moves every revenue '
-      + 'and expense balance of the period to the retained earnings account, and refuses further posts into it. Cannot be '
-      + 'undone: call it first with preview: true, which returns the closing entry and commits nothing. Example: '
-      + '{"id": "0190...", "preview": true}.',
+      + 'and expense balance of the period to the retained earnings account, and refuses further posts into it. It cannot be '
+      + 'undone: call it first with preview: true, which returns the closing entry and commits nothing. '
+      + 'Example: {"id": "0190...", "preview": true}.',
     async run(context, { id, preview }) {
       const actor = await writerOf(context);
       const result = await context.service.closePeriod(actor, id, preview === true);
@@ -176,8 +178,8 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'trial_balance', title: 'Trial balance', writes: false, input: TrialBalanceQuery,
-    description: `Trial balance: every account's debit and credit totals and net balance, all time or within period_id, in one `
-      + `currency or all; is_balanced says whether debits equal credits. ${AMOUNTS} Example: {"period_id": "0190..."}.`,
+    description: 'Trial balance: every account\'s debit and credit totals and net balance, all time or within period_id, in one '
+      + `currency (currency_id) or all; is_balanced says whether debits equal credits. ${AMOUNTS} Example: {"period_id": "0190..."}.`,
     async run(context, args) {
       const report = await context.service.trialBalance(args);
       const rows = report.rows.map((row) => `${row.account_number} ${row.account_name}: Dr ${row.display_debit_total} Cr ${row.display_credit_total}`);
@@ -186,7 +188,7 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'balance_sheet', title: 'Balance sheet', writes: false, input: BalanceSheetQuery,
-    description: `Balance sheet of one currency as of a date (as_of_date, inclusive) or through the end of period_id: assets, `
+    description: 'Balance sheet of one currency as of a date (as_of_date, inclusive) or through the end of period_id: assets, '
       + `liabilities and equity with totals. ${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
     async run(context, args) {
       const report = await context.service.balanceSheet(args);
@@ -196,7 +198,7 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'income_statement', title: 'Income statement', writes: false, input: IncomeStatementQuery,
-    description: `Income statement of one currency for period_id, a date range (start_date, end_date) or all time: revenue and `
+    description: 'Income statement of one currency for period_id, a date range (start_date, end_date) or all time: revenue and '
       + `expense accounts and net income; closing entries are left out. ${AMOUNTS} Example: {"period_id": "0190..."}.`,
     async run(context, args) {
       const report = await context.service.incomeStatement(args);
@@ -206,19 +208,19 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'general_ledger', title: 'General ledger', writes: false, input: GeneralLedgerQuery,
-    description: `The lines of one account (account_id) with a running balance, within period_id or start_date..end_date, paged `
+    description: 'The lines of one account (account_id) with a running balance, within period_id or start_date..end_date, paged '
       + `by limit and cursor. ${AMOUNTS} Example: {"account_id": "0190...", "period_id": "0190..."}.`,
     async run(context, args) {
       const report = await context.service.generalLedger(args);
       return { body: { data: report }, text: pageText(`lines of ${report.account_number} ${report.account_name}`, report.lines.length,
-        report.has_more, report.lines.map((line) => `${line.entry_date} ${line.description}: Dr ${line.display_debit} Cr ${line.display_credit} `
-          + `balance ${line.display_running_balance}`)) };
+        report.has_more, report.lines.map((line) => `${line.entry_date} ${line.description}: Dr ${line.display_debit} `
+          + `Cr ${line.display_credit}, balance ${line.display_running_balance}`)) };
     },
   }),
   tool({
     name: 'verify', title: 'Verify the books', writes: false, permission: 'admin', input: NoArguments,
     description: 'Check every invariant of the books on one snapshot (needs admin): every entry balances, stored totals match the '
-      + 'lines, closes and reversals are sound, the hash chains are intact. ok is false and problems name what is wrong. Example: {}.',
+      + 'lines, closes and reversals are sound, the hash chains are intact; ok is false and problems name what is wrong. Example: {}.',
     async run(context) {
       const result = await context.service.verifyLedger(await readerOf(context));
       return { body: { data: result }, text: result.ok ? `Verified ${result.checked.entries} entries: no problems`
@@ -229,13 +231,9 @@ export const TOOLS: readonly LedgerTool[] = [
 
 async function accountIdOf(context: ToolContext, args: Static<typeof GetAccountArguments>): Promise<string> {
   if (args.id !== undefined) return args.id;
-  if (args.account_number === undefined) {
-    const { validationError } = await import('../domain/errors.js');
-    throw validationError('id or account_number is required', 'id');
-  }
+  if (args.account_number === undefined) throw validationError('id or account_number is required', 'id');
   const found = (await context.service.chartOfAccounts()).find((account) => account.account_number === args.account_number);
   if (found === undefined) {
-    const { LedgerError } = await import('../domain/errors.js');
     throw new LedgerError('NOT_FOUND', `Account number ${args.account_number} does not exist`, {
       field: 'account_number', suggestion: 'Call list_accounts or read ledger://accounts for the chart of accounts',
     });
