@@ -6,7 +6,7 @@ export function registerMcpCommand(program: Command): void {
   program.command('mcp')
     .description('Serve the Model Context Protocol over stdio for an AI agent: the ledger\'s tools, resources and prompts; '
       + 'writes act as the --api-key user (LEDGER_API_KEY)')
-    .addHelpText('after', '\nExample (an agent\'s MCP client runs this):\n  $ ledger --db books.db --api-key tsk_... mcp\n\nSee docs/agents.md.')
+    .addHelpText('after', '\nExample:\n  $ ledger mcp --db books.db --api-key tsk_...\n\nAn agent\'s MCP client starts this command and talks to it over stdin and stdout; see docs/agents.md.')
     .action(async (_options, command: Command) => {
       const { db, apiKey } = globals(command);
       const { serveMcpOverStdio } = await import('../../app/serve-mcp.js');
