@@ -50,7 +50,7 @@ module.exports = {
       name: 'faces-do-not-choose-stores',
       comment: 'HTTP and the CLI reach storage only through the composition roots in src/app.',
       severity: 'error',
-      from: { path: '^src/(http|cli)/' },
+      from: { path: '^src/(http|cli|mcp)/' },
       to: { path: '^src/storage/' },
     },
     {
@@ -58,6 +58,19 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/http/' },
       to: { path: '^src/(cli|app)/' },
+    },
+    {
+      name: 'mcp-is-a-face',
+      comment: 'The MCP tools are a face like HTTP and the CLI: they call the service; the transports are chosen by http (/mcp) and app (ledger mcp).',
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/(http|cli|app|storage)/' },
+    },
+    {
+      name: 'layers-below-know-no-mcp',
+      severity: 'error',
+      from: { path: '^src/(domain|schemas|service|storage)/' },
+      to: { path: '^src/mcp/' },
     },
     {
       name: 'drivers-stay-in-their-adapter',

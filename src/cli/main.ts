@@ -14,6 +14,7 @@ import { registerCopyCommand } from './commands/copy.js';
 import { registerCurrencyCommands } from './commands/currencies.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerJournalEntryCommands } from './commands/journal-entries.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerPeriodCommands } from './commands/periods.js';
 import { registerReportCommands } from './commands/reports.js';
 import { registerServeCommands } from './commands/serve.js';
@@ -59,6 +60,7 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   registerCopyCommand(program);
   registerBackupCommand(program);
   registerVerifyCommand(program);
+  registerMcpCommand(program);
   return program;
 }
 

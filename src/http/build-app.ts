@@ -20,6 +20,7 @@ import { auditLogRoutes } from './routes/audit-log.js';
 import { authRoutes } from './routes/auth.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { journalEntryRoutes } from './routes/journal-entries.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { periodRoutes } from './routes/periods.js';
 import { reportRoutes } from './routes/reports.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -120,6 +121,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   }, { prefix: API_PREFIX });
 
+  // The Model Context Protocol for agents, over the same service and the same Bearer credentials.
+  await app.register(mcpRoutes, { service, bodyLimitBytes: batchBodyLimitBytes });
+
   const webRoot = options.webRoot !== undefined && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : undefined;
   if (webRoot !== undefined) {
     // Files are routed one by one (no wildcard), so unknown API paths still reach the JSON 404.
@@ -146,6 +150,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 function isApiPath(url: string): boolean {
-  return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith('/auth/') || url.startsWith('/docs');
+  return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith('/auth/') || url.startsWith('/docs')
+    || url.split('?')[0] === '/mcp';
 }
 

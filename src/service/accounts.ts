@@ -140,3 +140,8 @@ export async function listAccountTransactions(ctx: ServiceContext, id: string, i
     return ctx.toPage(list, page, (line) => ({ ...accountLineView(line, scale), account_name: line.account_name }));
   });
 }
+
+/** The whole chart of accounts, ordered by account number (charts are small: one read). */
+export async function chartOfAccounts(ctx: ServiceContext): Promise<AccountView[]> {
+  return ctx.store.read(async (reads) => reads.allAccounts());
+}

@@ -57,6 +57,7 @@ export class LedgerService {
   getAccount(id: string) { return accounts.getAccount(this.ctx, id); }
   listAccounts(filter: AccountListFilter) { return accounts.listAccounts(this.ctx, filter); }
   listSubAccounts(id: string) { return accounts.listSubAccounts(this.ctx, id); }
+  chartOfAccounts() { return accounts.chartOfAccounts(this.ctx); }
   updateAccount(actor: Actor, id: string, input: UpdateAccountInput) { return accounts.updateAccount(this.ctx, actor, id, input); }
   getAccountBalance(id: string, periodId?: string) { return accounts.getAccountBalance(this.ctx, id, periodId); }
   listAccountTransactions(id: string, input: PageInput) { return accounts.listAccountTransactions(this.ctx, id, input); }

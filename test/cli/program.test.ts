@@ -22,7 +22,7 @@ const DOCUMENTED_COMMANDS = [
   'users list', 'users get', 'users create', 'users create-service-account',
   'settings get', 'settings set retained-earnings-account',
   'audit-log',
-  'export', 'copy', 'verify', 'backup',
+  'export', 'copy', 'verify', 'backup', 'mcp',
 ];
 
 /** The names under "Commands:" in a help text, without commander's own `help`. */

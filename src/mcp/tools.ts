@@ -1,0 +1,242 @@
+/**
+ * The ledger's MCP tools. Each one calls the same service function as the matching HTTP route,
+ * with an input schema derived from that route's TypeBox schemas (tool-inputs.ts), and returns the
+ * route's JSON body as structured content with a short text. A tool with a permission is checked
+ * before its arguments are validated, as /api/v1 does; the service checks it again.
+ */
+import type { Static, TSchema } from 'typebox';
+import { LedgerError, validationError } from '../domain/errors.js';
+import type { PermissionKey } from '../service/actor.js';
+import { withAccountIds } from './account-numbers.js';
+import { idempotentCall } from './idempotent-call.js';
+import { dryRunText, entryLine, pageText } from './summaries.js';
+import { type ToolContext, readerOf, writerOf } from './tool-context.js';
+import {
+  BalanceSheetQuery, ClosePeriodArguments, EntryListQuery, GeneralLedgerQuery, GetAccountArguments, GetByIdArguments,
+  IncomeStatementQuery, ListAccountsArguments, NoArguments, PageArguments, PostEntriesArguments, PostEntryArguments,
+  ReverseArguments, TrialBalanceQuery,
+} from './tool-inputs.js';
+
+export interface ToolAnswer {
+  /** The HTTP API's response body for the same request. */
+  body: Record<string, unknown>;
+  text: string;
+}
+
+export interface LedgerTool<S extends TSchema = TSchema> {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  /** The permission the call needs, checked before the arguments are validated. */
+  permission?: PermissionKey;
+  /** Whether the tool can change the ledger (its previews and dry runs change nothing). */
+  writes: boolean;
+  run(context: ToolContext, args: Static<S>): Promise<ToolAnswer>;
+}
+
+function tool<S extends TSchema>(definition: LedgerTool<S>): LedgerTool {
+  return definition as unknown as LedgerTool;
+}
+
+const AMOUNTS = 'Amounts are integer strings in the currency\'s smallest unit (minor units: "25000" is 250.00 in a currency '
+  + 'with 2 decimals), with display strings beside them.';
+
+export const TOOLS: readonly LedgerTool[] = [
+  tool({
+    name: 'list_currencies', title: 'List currencies', writes: false, input: PageArguments,
+    description: 'List the ledger\'s currencies (ordered by code) with their asset_scale (decimal places of the minor unit). '
+      + 'Example: {} or {"limit": 50}.',
+    async run(context, args) {
+      const page = await context.service.listCurrencies(args);
+      return { body: { ...page }, text: pageText('currencies', page.data.length, page.has_more,
+        page.data.map((c) => `${c.code} ${c.name} (${c.symbol}, ${c.asset_scale} decimals) id ${c.id}`)) };
+    },
+  }),
+  tool({
+    name: 'list_accounts', title: 'List accounts with balances', writes: false, input: ListAccountsArguments,
+    description: 'List accounts ordered by account_number, each with its balance (all time, or within balance_period_id); '
+      + `filters account_type, currency_id, is_active, parent_id; paged by limit and cursor. ${AMOUNTS} `
+      + 'Example: {"account_type": "expense", "is_active": true}.',
+    async run(context, { balance_period_id, ...filter }) {
+      const page = await context.service.listAccounts(filter);
+      const data = [];
+      for (const account of page.data) {
+        data.push({ ...account, balance: await context.service.getAccountBalance(account.id, balance_period_id) });
+      }
+      return { body: { ...page, data }, text: pageText('accounts', data.length, page.has_more,
+        data.map((a) => `${a.account_number} ${a.name} (${a.account_type}) balance ${a.balance.display_balance} id ${a.id}`)) };
+    },
+  }),
+  tool({
+    name: 'get_account', title: 'Get an account', writes: false, input: GetAccountArguments,
+    description: `Get one account by id or by account_number, with its balance (all time, or within period_id). ${AMOUNTS} `
+      + 'Example: {"account_number": "1000"}.',
+    async run(context, args) {
+      const id = await accountIdOf(context, args);
+      const account = await context.service.getAccount(id);
+      const balance = await context.service.getAccountBalance(id, args.period_id);
+      return { body: { data: { ...account, balance } },
+        text: `${account.account_number} ${account.name} (${account.account_type}, normal ${account.normal_balance}) balance ${balance.display_balance}` };
+    },
+  }),
+  tool({
+    name: 'list_periods', title: 'List periods', writes: false, input: PageArguments,
+    description: 'List financial periods (ordered by start_date) with their status (open or closed). An entry is posted into '
+      + 'the open period that contains its entry_date. Example: {}.',
+    async run(context, args) {
+      const page = await context.service.listPeriods(args);
+      return { body: { ...page }, text: pageText('periods', page.data.length, page.has_more,
+        page.data.map((p) => `${p.name} ${p.start_date}..${p.end_date} ${p.status} id ${p.id}`)) };
+    },
+  }),
+  tool({
+    name: 'list_journal_entries', title: 'List journal entries', writes: false, input: EntryListQuery,
+    description: 'List journal entries with their lines, ordered by entry_date then posting order (sort "desc": newest first); '
+      + `filters period_id, start_date, end_date (YYYY-MM-DD, inclusive), account_id; paged by limit and cursor. ${AMOUNTS} `
+      + 'Example: {"start_date": "2026-03-01", "end_date": "2026-03-31", "limit": 20}.',
+    async run(context, args) {
+      const page = await context.service.listJournalEntries(args);
+      return { body: { ...page }, text: pageText('entries', page.data.length, page.has_more, page.data.map(entryLine)) };
+    },
+  }),
+  tool({
+    name: 'get_journal_entry', title: 'Get a journal entry', writes: false, input: GetByIdArguments,
+    description: `Get one journal entry with its lines, its reversal links and its hash. ${AMOUNTS} Example: {"id": "0190..."}.`,
+    async run(context, args) {
+      const entry = await context.service.getJournalEntry(args.id);
+      return { body: { data: entry }, text: entryLine(entry) };
+    },
+  }),
+  tool({
+    name: 'post_journal_entry', title: 'Post a journal entry', writes: true, permission: 'journals:create', input: PostEntryArguments,
+    description: 'Post a balanced journal entry (needs journals:create). At least 2 lines, each naming its account by account_id or '
+      + 'account_number and carrying exactly one of debit_amount or credit_amount; debits must equal credits, all accounts in one '
+      + `currency, entry_date inside an open period. ${AMOUNTS} dry_run: true checks every rule and shows the result without `
+      + 'posting; idempotency_key makes a retry safe. Example: {"entry_date": "2026-03-01", "description": "Cash sale", '
+      + '"lines": [{"account_number": "1000", "debit_amount": "25000"}, {"account_number": "4000", "credit_amount": "25000"}]}.',
+    async run(context, { dry_run, idempotency_key, ...input }) {
+      const actor = await writerOf(context);
+      const [entry] = await withAccountIds(context.service, [input], () => '');
+      if (dry_run === true) {
+        const result = await context.service.dryRunJournalEntry(actor, entry!);
+        return { body: { data: result }, text: dryRunText(result) };
+      }
+      const posted = await idempotentCall(context.service, actor, idempotency_key, 'post_journal_entry', input,
+        () => context.service.postJournalEntry(actor, entry!));
+      return { body: { data: posted }, text: `Posted ${entryLine(posted)}` };
+    },
+  }),
+  tool({
+    name: 'post_journal_entries', title: 'Post a batch of journal entries', writes: true, permission: 'journals:create',
+    input: PostEntriesArguments,
+    description: 'Post 1 to 10,000 journal entries in one transaction, all or none (needs journals:create). Each entry is what '
+      + `post_journal_entry takes. ${AMOUNTS} dry_run: true checks every rule and posts nothing; idempotency_key makes a retry `
+      + 'safe. Example: {"entries": [{"entry_date": "2026-03-02", "description": "Rent", "lines": [{"account_number": "6000", '
+      + '"debit_amount": "120000"}, {"account_number": "1000", "credit_amount": "120000"}]}]}.',
+    async run(context, { dry_run, idempotency_key, entries }) {
+      const actor = await writerOf(context);
+      const inputs = await withAccountIds(context.service, entries, (index) => `entries[${index}].`);
+      if (dry_run === true) {
+        const result = await context.service.dryRunJournalEntries(actor, inputs);
+        return { body: { data: result }, text: dryRunText(result) };
+      }
+      const posted = await idempotentCall(context.service, actor, idempotency_key, 'post_journal_entries', entries,
+        () => context.service.postJournalEntries(actor, inputs));
+      return { body: { data: posted }, text: [`Posted ${posted.length} entries:`, ...posted.map(entryLine)].join('\n') };
+    },
+  }),
+  tool({
+    name: 'reverse_journal_entry', title: 'Reverse a journal entry', writes: true, permission: 'journals:reverse', input: ReverseArguments,
+    description: 'Correct a posted entry by posting its reversal: the same lines with debits and credits swapped (needs '
+      + 'journals:reverse). Entries are never edited or deleted; an entry can be reversed once. entry_date (YYYY-MM-DD) defaults '
+      + 'to the original date and must fall in an open period. dry_run: true shows the reversal without posting. '
+      + 'Example: {"id": "0190...", "entry_date": "2026-03-31"}.',
+    async run(context, { id, dry_run, ...input }) {
+      const actor = await writerOf(context);
+      if (dry_run === true) {
+        const result = await context.service.dryRunReversal(actor, id, input);
+        return { body: { data: result }, text: dryRunText(result) };
+      }
+      const reversal = await context.service.reverseJournalEntry(actor, id, input);
+      return { body: { data: reversal }, text: `Posted ${entryLine(reversal)}` };
+    },
+  }),
+  tool({
+    name: 'close_period', title: 'Close a period', writes: true, permission: 'periods:close', input: ClosePeriodArguments,
+    description: 'Close a financial period permanently (needs periods:close): posts its closing entry, which moves every revenue '
+      + 'and expense balance of the period to the retained earnings account, and refuses further posts into it. It cannot be '
+      + 'undone: call it first with preview: true, which returns the closing entry and commits nothing. '
+      + 'Example: {"id": "0190...", "preview": true}.',
+    async run(context, { id, preview }) {
+      const actor = await writerOf(context);
+      const result = await context.service.closePeriod(actor, id, preview === true);
+      const what = result.closing_entry === null ? 'no closing entry (no revenue or expense activity)' : entryLine(result.closing_entry);
+      return { body: { data: result },
+        text: `${preview === true ? 'Preview, nothing was changed. Closing' : 'Closed'} period ${result.period.name}: ${what}` };
+    },
+  }),
+  tool({
+    name: 'trial_balance', title: 'Trial balance', writes: false, input: TrialBalanceQuery,
+    description: 'Trial balance: every account\'s debit and credit totals and net balance, all time or within period_id, in one '
+      + `currency (currency_id) or all; is_balanced says whether debits equal credits. ${AMOUNTS} Example: {"period_id": "0190..."}.`,
+    async run(context, args) {
+      const report = await context.service.trialBalance(args);
+      const rows = report.rows.map((row) => `${row.account_number} ${row.account_name}: Dr ${row.display_debit_total} Cr ${row.display_credit_total}`);
+      return { body: { data: report }, text: [`Trial balance (${report.is_balanced ? 'balanced' : 'NOT balanced'})`, ...rows].join('\n') };
+    },
+  }),
+  tool({
+    name: 'balance_sheet', title: 'Balance sheet', writes: false, input: BalanceSheetQuery,
+    description: 'Balance sheet of one currency as of a date (as_of_date, inclusive) or through the end of period_id: assets, '
+      + `liabilities and equity with totals. ${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
+    async run(context, args) {
+      const report = await context.service.balanceSheet(args);
+      return { body: { data: report }, text: `Balance sheet: assets ${report.display_total_assets}, liabilities and equity `
+        + `${report.display_total_liabilities_and_equity} (${report.is_balanced ? 'balanced' : 'NOT balanced'})` };
+    },
+  }),
+  tool({
+    name: 'income_statement', title: 'Income statement', writes: false, input: IncomeStatementQuery,
+    description: 'Income statement of one currency for period_id, a date range (start_date, end_date) or all time: revenue and '
+      + `expense accounts and net income; closing entries are left out. ${AMOUNTS} Example: {"period_id": "0190..."}.`,
+    async run(context, args) {
+      const report = await context.service.incomeStatement(args);
+      return { body: { data: report }, text: `Income statement: revenue ${report.display_total_revenue}, expenses `
+        + `${report.display_total_expenses}, net income ${report.display_net_income}` };
+    },
+  }),
+  tool({
+    name: 'general_ledger', title: 'General ledger', writes: false, input: GeneralLedgerQuery,
+    description: 'The lines of one account (account_id) with a running balance, within period_id or start_date..end_date, paged '
+      + `by limit and cursor. ${AMOUNTS} Example: {"account_id": "0190...", "period_id": "0190..."}.`,
+    async run(context, args) {
+      const report = await context.service.generalLedger(args);
+      return { body: { data: report }, text: pageText(`lines of ${report.account_number} ${report.account_name}`, report.lines.length,
+        report.has_more, report.lines.map((line) => `${line.entry_date} ${line.description}: Dr ${line.display_debit} `
+          + `Cr ${line.display_credit}, balance ${line.display_running_balance}`)) };
+    },
+  }),
+  tool({
+    name: 'verify', title: 'Verify the books', writes: false, permission: 'admin', input: NoArguments,
+    description: 'Check every invariant of the books on one snapshot (needs admin): every entry balances, stored totals match the '
+      + 'lines, closes and reversals are sound, the hash chains are intact; ok is false and problems name what is wrong. Example: {}.',
+    async run(context) {
+      const result = await context.service.verifyLedger(await readerOf(context));
+      return { body: { data: result }, text: result.ok ? `Verified ${result.checked.entries} entries: no problems`
+        : [`${result.problems.length} problems:`, ...result.problems.map((p) => `${p.check}: ${p.message}`)].join('\n') };
+    },
+  }),
+];
+
+async function accountIdOf(context: ToolContext, args: Static<typeof GetAccountArguments>): Promise<string> {
+  if (args.id !== undefined) return args.id;
+  if (args.account_number === undefined) throw validationError('id or account_number is required', 'id');
+  const found = (await context.service.chartOfAccounts()).find((account) => account.account_number === args.account_number);
+  if (found === undefined) {
+    throw new LedgerError('NOT_FOUND', `Account number ${args.account_number} does not exist`, {
+      field: 'account_number', suggestion: 'Call list_accounts or read ledger://accounts for the chart of accounts',
+    });
+  }
+  return found.id;
+}
