@@ -10,7 +10,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { BODY_AJV_OPTIONS } from '../schemas/validate.js';
+import { BODY_AJV_OPTIONS, addBoundKeywords } from '../schemas/validate.js';
+import { illFormedTextError } from '../schemas/well-formed-text.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
@@ -47,7 +48,7 @@ export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
  * fields are refused); query strings and path parameters are coerced from text.
  */
 function validatorCompiler() {
-  const body = new Ajv(BODY_AJV_OPTIONS);
+  const body = addBoundKeywords(new Ajv(BODY_AJV_OPTIONS));
   const query = new Ajv({ strict: false, coerceTypes: true, allErrors: false, removeAdditional: false, useDefaults: true });
   return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
     (httpPart === 'body' ? body : query).compile(schema);
@@ -79,7 +80,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') done(null, undefined);
-    else parseJson(request, text, done);
+    else {
+      parseJson(request, text, (error, value) => {
+        if (error) return done(error);
+        const illFormed = illFormedTextError(value);
+        return illFormed ? done(illFormed) : done(null, value);
+      });
+    }
   });
   app.decorateRequest('actor', undefined);
   app.decorateRequest('idempotencyKey', undefined);
