@@ -16,6 +16,8 @@ import type { LedgerService } from '../service/ledger-service.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerIdempotency } from './plugins/idempotency.js';
+import { clientErrorHandler, frameworkErrorHandler, needsAuthentication } from './plugins/malformed-requests.js';
+import { pathOf, registerSecurityHeaders } from './plugins/security-headers.js';
 import { accountRoutes } from './routes/accounts.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { authRoutes } from './routes/auth.js';
@@ -36,6 +38,8 @@ export interface AppOptions {
   logLevel?: string;
   /** Folder of the built web UI (index.html and assets); served at / when it exists. */
   webRoot?: string | undefined;
+  /** Exact origins allowed to call the API from a browser (CORS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 export const API_PREFIX = '/api/v1';
@@ -68,9 +72,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // records it writes. A client's own X-Request-Id is not taken: the log names only ids the
     // server made.
     genReqId: () => service.ctx.runtime.newId(),
+    frameworkErrors: frameworkErrorHandler(service),
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  registerSecurityHeaders(app, options.corsOrigins ?? []);
+  // Unknown /api/v1 paths answer only authenticated callers, and authentication comes before the
+  // body is read (docs/errors.md), so a stranger learns nothing from a 413 or a 400 either.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404 && needsAuthentication(request.url)) await authenticate(service, request);
   });
   app.setValidatorCompiler(validatorCompiler());
   // Only JSON bodies are accepted; any other content type is a 415. An empty JSON body counts as
@@ -130,7 +142,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const webRoot = options.webRoot !== undefined && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : undefined;
   if (webRoot !== undefined) {
     // Files are routed one by one (no wildcard), so unknown API paths still reach the JSON 404.
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, decorateReply: true, index: ['index.html'] });
+    // Source maps are not served, even if a build left some in the folder.
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, decorateReply: true, index: ['index.html'],
+      allowedPath: (path) => !path.endsWith('.map') });
   }
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -138,10 +152,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (webRoot !== undefined && request.method === 'GET' && !isApiPath(request.url)
       && (request.headers.accept ?? '').includes('text/html')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', webRoot);
-    }
-    // Unknown /api/v1 paths answer 404 only to authenticated callers, like every other /api/v1 path.
-    if (request.url.startsWith(`${API_PREFIX}/`) || request.url.split('?')[0] === API_PREFIX) {
-      await authenticate(service, request);
     }
     return sendError(reply, {
       code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}`,
@@ -153,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 function isApiPath(url: string): boolean {
-  return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith('/auth/') || url.startsWith('/docs');
+  const path = pathOf(url);
+  return path.startsWith(`${API_PREFIX}/`) || path === API_PREFIX || path.startsWith('/auth/') || path.startsWith('/docs');
 }
 
