@@ -1,13 +1,12 @@
-/** CSV export, generated in the browser from the rows on screen (RFC 4180 quoting). */
+/**
+ * CSV export, generated in the browser from the rows on screen (RFC 4180 quoting, text that a
+ * spreadsheet would run as a formula neutralised: the rule `ledger export` uses too).
+ */
+import { csvField } from '../../../src/domain/export/csv-cell.js';
 export type CsvCell = string | number | boolean | null | undefined;
 
-function quote(cell: CsvCell): string {
-  const text = cell === null || cell === undefined ? '' : String(cell);
-  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return [header, ...rows].map((row) => row.map(quote).join(',')).join('\r\n') + '\r\n';
+  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
 export function downloadCsv(filename: string, header: readonly string[], rows: readonly (readonly CsvCell[])[]): void {
