@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toCsv } from '../../web/src/lib/csv.js';
+import { toCsv } from '../../web/src/lib/csv-text.js';
 import { entry, ledgerAsync, seedBooks, tempFolder, withLedger } from '../helpers/cli.js';
 
 const folder = tempFolder('export-formulas');

@@ -1,13 +1,7 @@
-/**
- * CSV export, generated in the browser from the rows on screen (RFC 4180 quoting, text that a
- * spreadsheet would run as a formula neutralised: the rule `ledger export` uses too).
- */
-import { csvField } from '../../../src/domain/export/csv-cell.js';
-export type CsvCell = string | number | boolean | null | undefined;
+/** CSV downloads, generated in the browser from the rows on screen. */
+import { type CsvCell, toCsv } from './csv-text.js';
 
-export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
+export type { CsvCell };
 
 export function downloadCsv(filename: string, header: readonly string[], rows: readonly (readonly CsvCell[])[]): void {
   const blob = new Blob([toCsv(header, rows)], { type: 'text/csv;charset=utf-8' });
