@@ -18,7 +18,8 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // No source maps in the served build: they would publish the UI's source (`ledger serve` also refuses *.map).
+    sourcemap: false,
     chunkSizeWarningLimit: 600,
   },
   server: {

@@ -10,11 +10,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { BODY_AJV_OPTIONS } from '../schemas/validate.js';
+import { BODY_AJV_OPTIONS, addBoundKeywords } from '../schemas/validate.js';
+import { illFormedTextError } from '../schemas/well-formed-text.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerIdempotency } from './plugins/idempotency.js';
+import { clientErrorHandler, frameworkErrorHandler, needsAuthentication } from './plugins/malformed-requests.js';
+import { pathOf, registerSecurityHeaders } from './plugins/security-headers.js';
 import { accountRoutes } from './routes/accounts.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { authRoutes } from './routes/auth.js';
@@ -36,6 +39,8 @@ export interface AppOptions {
   logLevel?: string;
   /** Folder of the built web UI (index.html and assets); served at / when it exists. */
   webRoot?: string | undefined;
+  /** Exact origins allowed to call the API from a browser (CORS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 export const API_PREFIX = '/api/v1';
@@ -48,7 +53,7 @@ export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
  * fields are refused); query strings and path parameters are coerced from text.
  */
 function validatorCompiler() {
-  const body = new Ajv(BODY_AJV_OPTIONS);
+  const body = addBoundKeywords(new Ajv(BODY_AJV_OPTIONS));
   const query = new Ajv({ strict: false, coerceTypes: true, allErrors: false, removeAdditional: false, useDefaults: true });
   return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
     (httpPart === 'body' ? body : query).compile(schema);
@@ -68,9 +73,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // records it writes. A client's own X-Request-Id is not taken: the log names only ids the
     // server made.
     genReqId: () => service.ctx.runtime.newId(),
+    frameworkErrors: frameworkErrorHandler(service),
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  registerSecurityHeaders(app, options.corsOrigins ?? []);
+  // Unknown /api/v1 paths answer only authenticated callers, and authentication comes before the
+  // body is read (docs/errors.md), so a stranger learns nothing from a 413 or a 400 either.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404 && needsAuthentication(request.url)) await authenticate(service, request);
   });
   app.setValidatorCompiler(validatorCompiler());
   // Only JSON bodies are accepted; any other content type is a 415. An empty JSON body counts as
@@ -80,7 +93,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') done(null, undefined);
-    else parseJson(request, text, done);
+    else {
+      parseJson(request, text, (error, value) => {
+        if (error) return done(error);
+        const illFormed = illFormedTextError(value);
+        return illFormed ? done(illFormed) : done(null, value);
+      });
+    }
   });
   app.decorateRequest('actor', undefined);
   app.decorateRequest('idempotencyKey', undefined);
@@ -127,7 +146,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const webRoot = options.webRoot !== undefined && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : undefined;
   if (webRoot !== undefined) {
     // Files are routed one by one (no wildcard), so unknown API paths still reach the JSON 404.
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, decorateReply: true, index: ['index.html'] });
+    // Source maps are not served, even if a build left some in the folder.
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, decorateReply: true, index: ['index.html'],
+      allowedPath: (path) => !path.endsWith('.map') });
   }
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -135,10 +156,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (webRoot !== undefined && request.method === 'GET' && !isApiPath(request.url)
       && (request.headers.accept ?? '').includes('text/html')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', webRoot);
-    }
-    // Unknown /api/v1 paths answer 404 only to authenticated callers, like every other /api/v1 path.
-    if (request.url.startsWith(`${API_PREFIX}/`) || request.url.split('?')[0] === API_PREFIX) {
-      await authenticate(service, request);
     }
     return sendError(reply, {
       code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}`,
@@ -150,7 +167,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 function isApiPath(url: string): boolean {
-  return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith('/auth/') || url.startsWith('/docs')
-    || url.split('?')[0] === '/mcp';
+  const path = pathOf(url);
+  return path.startsWith(`${API_PREFIX}/`) || path === API_PREFIX || path.startsWith('/auth/') || path.startsWith('/docs')
+    || path === '/mcp';
 }
 

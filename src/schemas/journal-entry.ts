@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { Amount, AmountInput, DateString, DisplayAmount, Id, NonEmpty, Nullable, PageQuery, Timestamp } from './common.js';
+import { MetadataInput } from './metadata.js';
 
 export const LineInput = Type.Object({
   account_id: Id,
@@ -12,7 +13,7 @@ export const CreateEntryBody = Type.Object({
   entry_date: DateString,
   description: NonEmpty('What the entry records', 1000),
   reference: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  metadata: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+  metadata: Type.Optional(Nullable(MetadataInput)),
   lines: Type.Array(LineInput, { description: 'At least 2 lines; exactly one of debit_amount/credit_amount per line' }),
 }, { additionalProperties: false });
 export type CreateEntryInput = Static<typeof CreateEntryBody>;

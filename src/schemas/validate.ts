@@ -5,6 +5,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Static, TSchema } from 'typebox';
 import { type LedgerError, validationError } from '../domain/errors.js';
+import { MAX_DEPTH_KEYWORD, MAX_JSON_BYTES_KEYWORD, jsonByteLength, nestingDepth } from './metadata.js';
 
 export interface SchemaIssue {
   instancePath: string;
@@ -53,6 +54,12 @@ function describeIssue(issue: SchemaIssue, field: string | undefined): { message
         suggestion: `Send at most ${String(issue.params.limit)} per request` };
     case 'minProperties':
       return { message: 'The request body must change at least one field' };
+    case MAX_DEPTH_KEYWORD:
+      return { message: `${name} nests objects and arrays deeper than ${String(issue.params.limit)} levels`,
+        suggestion: 'Flatten it, e.g. with dotted keys' };
+    case MAX_JSON_BYTES_KEYWORD:
+      return { message: `${name} is larger than ${String(issue.params.limit)} bytes as JSON`,
+        suggestion: 'Keep large documents elsewhere and store a reference to them' };
     default:
       return { message: `${name} ${issue.message ?? 'is invalid'}` };
   }
@@ -64,6 +71,25 @@ export function issueToError(issue: SchemaIssue, prefix?: string): LedgerError {
   return validationError(message, field, suggestion);
 }
 
+/**
+ * The keywords that bound a free-form value (see metadata.ts). Depth is checked first, so the
+ * size is only ever measured on a value of bounded depth.
+ */
+export function addBoundKeywords(ajv: Ajv): Ajv {
+  const bound = (keyword: string, exceeds: (data: unknown, limit: number) => boolean) => {
+    const check = (limit: number, data: unknown): boolean => {
+      if (!exceeds(data, limit)) return true;
+      check.errors = [{ keyword, params: { limit } }];
+      return false;
+    };
+    check.errors = [] as Partial<ErrorObject>[];
+    ajv.addKeyword({ keyword, schemaType: 'number', errors: true, validate: check });
+  };
+  bound(MAX_DEPTH_KEYWORD, (data, limit) => nestingDepth(data, limit) > limit);
+  bound(MAX_JSON_BYTES_KEYWORD, (data, limit) => nestingDepth(data) <= 64 && jsonByteLength(data) > limit);
+  return ajv;
+}
+
 let bodyAjv: Ajv | undefined;
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
@@ -72,7 +98,7 @@ export const BODY_AJV_OPTIONS = { strict: false, coerceTypes: false, allErrors: 
 
 /** Validates a JSON value against a body schema, throwing the first issue as a VALIDATION_ERROR. */
 export function assertMatches<T extends TSchema>(schema: T, value: unknown): asserts value is Static<T> {
-  bodyAjv ??= new Ajv(BODY_AJV_OPTIONS);
+  bodyAjv ??= addBoundKeywords(new Ajv(BODY_AJV_OPTIONS));
   let validate = compiled.get(schema);
   if (!validate) {
     validate = bodyAjv.compile(schema);

@@ -302,10 +302,17 @@ export function useE2E(): E2E {
       for (const status of statuses) allowedStatuses.add(status);
     },
     async screenshot(page, name, options = {}) {
-      await page.screenshot({
-        path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: options.fullPage ?? true, animations: 'disabled',
-        ...(options.toasts ? {} : { style: '.toasts { display: none; }' }),
-      });
+      // Toasts are hidden through the CSSOM: Playwright's `style` option injects a <style> element,
+      // which the UI's content security policy (no inline styles) rightly refuses.
+      // (A string, because this project's TypeScript has no DOM types outside web/.)
+      const setToastDisplay = (display: string) =>
+        page.evaluate(`for (const element of document.querySelectorAll('.toasts')) element.style.display = ${JSON.stringify(display)};`);
+      if (!options.toasts) await setToastDisplay('none');
+      try {
+        await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: options.fullPage ?? true, animations: 'disabled' });
+      } finally {
+        if (!options.toasts) await setToastDisplay('');
+      }
     },
   };
 }

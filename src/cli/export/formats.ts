@@ -3,6 +3,7 @@
  * and entries into text, entry by entry, so an export of any size streams with flat memory.
  * Amounts are written exactly (formatAmount from the money module), never through floats.
  */
+import { csvField } from '../../domain/export/csv-cell.js';
 import { formatAmount } from '../../domain/money/amount.js';
 import type { Account, AccountType, Currency } from '../../domain/types.js';
 import type { EntryView } from '../../schemas/journal-entry.js';
@@ -105,10 +106,6 @@ export const beancountFormat: ExportFormat = {
 const CSV_HEADER = ['entry_id', 'entry_date', 'entry_type', 'description', 'reference', 'line_id', 'account_id', 'account_number',
   'account_name', 'currency', 'debit_amount', 'credit_amount', 'display_debit', 'display_credit', 'line_description'];
 
-function csvCell(value: string | null): string {
-  const text = value ?? '';
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export const csvFormat: ExportFormat = {
   header() {
@@ -118,7 +115,7 @@ export const csvFormat: ExportFormat = {
     const code = currencies.get(entry.currency_id)!.code;
     return entry.lines.map((line) => [entry.id, entry.entry_date, entry.entry_type, entry.description, entry.reference, line.id,
       line.account_id, line.account_number, line.account_name, code, line.debit_amount, line.credit_amount, line.display_debit,
-      line.display_credit, line.description].map(csvCell).join(',')).join('\n') + '\n';
+      line.display_credit, line.description].map(csvField).join(',')).join('\n') + '\n';
   },
 };
 

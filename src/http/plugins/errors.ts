@@ -53,6 +53,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(reply, { code: 'VALIDATION_ERROR', message: 'The request body is not valid JSON',
         suggestion: 'Check the JSON syntax of the body' });
     }
+    // The static file server refuses paths it will not serve (`..`, a NUL byte) with a 4xx error of
+    // its own; to a client that is a file that does not exist, whatever the reason.
+    if (error.statusCode === 403 || error.statusCode === 404) {
+      return sendError(reply, { code: 'NOT_FOUND', message: 'No such file',
+        suggestion: 'Check the path; the web UI and /docs serve only their own files' });
+    }
+    // Any other refusal of a malformed request by Fastify or a plugin is the client's error, not a bug.
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendError(reply, { code: 'VALIDATION_ERROR', message: 'The request is malformed',
+        suggestion: 'Check the request line, headers and body against the API reference' });
+    }
     request.log.error({ err: error, reqId: request.id }, 'unhandled error');
     return sendError(reply, { code: 'INTERNAL_ERROR', message: `Internal error (request ${request.id})`,
       suggestion: 'Retry later; if it persists, report the request id' });
