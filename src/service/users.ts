@@ -131,6 +131,8 @@ export async function updateUser(ctx: ServiceContext, actor: Actor | null, id: s
     }
     await assertAdminRemains(tx, target, input);
     await tx.updateUser(id, { name: input.name, permissions: input.permissions, is_active: input.is_active });
+    // Deactivation ends every login session: reactivating the user later revives none of them.
+    if (input.is_active === false && target.is_active) await tx.revokeUserRefreshTokens(id, ctx.now());
     const after = userView((await tx.getUser(id))!);
     await recordAudit(ctx, tx, actor, {
       action: 'user.update', target_type: 'user', target_id: id, changes: fieldChanges(userView(target), after, UPDATABLE_FIELDS),
@@ -186,8 +188,12 @@ export async function authenticateBearer(ctx: ServiceContext, token: string): Pr
   } else if (token.startsWith('eyJ')) {
     const verified = await ctx.accessTokens.verify(token);
     if (verified === undefined) throw unauthorized('Invalid or expired access token');
-    user = await ctx.store.getUser(verified.userId);
-    if (!user) throw unauthorized('Unknown user');
+    // Every token names its login session since sessions could end; one without is refused.
+    if (verified.sessionId === null) throw unauthorized('Access token without a session', 'Log in again with POST /auth/login');
+    const found = await ctx.store.getUserWithSession(verified.userId, verified.sessionId);
+    if (!found) throw unauthorized('Unknown user');
+    if (!found.session_open) throw unauthorized('The session has ended (logged out or revoked)', 'Log in again with POST /auth/login');
+    user = found;
     credential = { type: 'session', id: verified.sessionId };
   } else {
     throw unauthorized('Unknown credential type; expected an API key (tsk_...) or an access token');
