@@ -19,10 +19,13 @@ export interface BackupSummary {
 
 export type BackupProgress = (copiedPages: number, totalPages: number) => void;
 
-/** Creates the target file, refusing one that exists (atomically: two backups cannot both win it). */
+/**
+ * Creates the target file, refusing one that exists (atomically: two backups cannot both win it).
+ * A backup holds what the ledger holds (password hashes, the signing secret), so it is owner-only.
+ */
 function createTarget(target: string): void {
   try {
-    closeSync(openSync(target, 'wx'));
+    closeSync(openSync(target, 'wx', 0o600));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {

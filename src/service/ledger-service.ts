@@ -16,7 +16,7 @@ import type {
 import * as accounts from './accounts.js';
 import type { Actor } from './actor.js';
 import * as auditLog from './audit-log.js';
-import { AccessTokens } from './auth/access-tokens.js';
+import { AccessTokens, assertStrongJwtSecret } from './auth/access-tokens.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { ServiceContext, type PageInput, type ServiceOptions } from './context.js';
 import { CursorCodec } from './cursor.js';
@@ -42,6 +42,7 @@ export class LedgerService {
 
   static async create(store: LedgerStore, runtime: Runtime, options: ServiceOptions = {}): Promise<LedgerService> {
     const cursorSecret = await loadOrCreateSecret(store, CURSOR_SECRET_KEY);
+    if (options.jwtSecret !== undefined) assertStrongJwtSecret(options.jwtSecret);
     const jwtSecret = options.jwtSecret ?? await loadOrCreateSecret(store, JWT_SECRET_KEY);
     return new LedgerService(new ServiceContext(store, runtime, new CursorCodec(cursorSecret),
       new AccessTokens(jwtSecret, runtime.clock), new LoginThrottle(store, runtime.clock), options));

@@ -5,7 +5,7 @@ import type { LoginInput, RefreshInput, SetupInput, TokenPairView, UserView } fr
 import type { Actor } from './actor.js';
 import { recordAudit } from './audit-log.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, hashToken, newRefreshToken } from './auth/access-tokens.js';
-import { hashPassword, verifyPassword } from './auth/passwords.js';
+import { hashPassword, needsRehash, verifyPassword } from './auth/passwords.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 import { ADMIN_PERMISSIONS, actorOfUser, getUser, newHumanUser, recordUserCreated, unauthorized } from './users.js';
@@ -75,8 +75,12 @@ export async function login(ctx: ServiceContext, input: LoginInput, clientKey: s
     throw invalidLogin();
   }
   const sessionId = ctx.runtime.newId();
+  // A hash made at a lower cost than today's is replaced now, while the password is at hand.
+  const rehashed = user.password_hash !== null && needsRehash(user.password_hash, ctx.options.scryptCost)
+    ? await hashPassword(input.password, ctx.options.scryptCost) : undefined;
   const { refreshToken } = await ctx.store.write(async (tx) => {
     await ctx.loginThrottle.clear(tx, emailKey);
+    if (rehashed !== undefined) await tx.updateUser(user.id, { password_hash: rehashed });
     const stored = await storeRefreshToken(ctx, tx, user.id, sessionId);
     await recordAudit(ctx, tx, sessionActor(user, sessionId, requestId), { action: 'auth.login', target_type: 'user', target_id: user.id });
     return stored;

@@ -39,14 +39,24 @@ const grantsManagement = (permissions: Permissions) => permissions.admin === tru
 
 /**
  * `actor` is the API caller, or null for the local operator of the command line, who already
- * holds the database file and so may do anything. Only an admin grants admin or users:manage.
+ * holds the database file and so may do anything. Only an admin grants admin or users:manage; a
+ * non-admin grants only permissions it holds itself, so `users:manage` never leads to more.
+ * `alreadyHeld` are the target's current permissions (a PATCH keeps those without granting them).
  */
-function authorizeGrant(actor: Actor | null, permissions: Permissions): void {
+function authorizeGrant(actor: Actor | null, permissions: Permissions, alreadyHeld: Permissions = {}): void {
   if (actor === null) return;
   requirePermission(actor, 'users:manage');
-  if (grantsManagement(permissions) && !hasPermission(actor, 'admin')) {
+  if (hasPermission(actor, 'admin')) return;
+  if (grantsManagement(permissions)) {
     throw new LedgerError('FORBIDDEN', 'Only an admin may grant admin or users:manage', {
       field: 'permissions', suggestion: 'Ask an admin to grant these permissions',
+    });
+  }
+  const granted = Object.entries(permissions).filter(([key, value]) => value === true && alreadyHeld[key] !== true);
+  const notHeld = granted.map(([key]) => key).filter((key) => actor.permissions[key] !== true);
+  if (notHeld.length > 0) {
+    throw new LedgerError('FORBIDDEN', `You may grant only permissions you hold yourself; you do not hold ${notHeld.join(', ')}`, {
+      field: `permissions.${notHeld[0]}`, suggestion: 'Ask an admin, or a user who holds these permissions, to grant them',
     });
   }
 }
@@ -115,11 +125,14 @@ export async function updateUser(ctx: ServiceContext, actor: Actor | null, id: s
         field: 'permissions', suggestion: 'Ask an admin to make this change',
       });
     }
+    if (input.permissions !== undefined) authorizeGrant(actor, input.permissions, target.permissions);
     if (input.is_active === false && actor !== null && actor.user_id === id) {
       throw validationError('You cannot deactivate yourself', 'is_active', 'Ask another admin to deactivate this user');
     }
     await assertAdminRemains(tx, target, input);
     await tx.updateUser(id, { name: input.name, permissions: input.permissions, is_active: input.is_active });
+    // Deactivation ends every login session: reactivating the user later revives none of them.
+    if (input.is_active === false && target.is_active) await tx.revokeUserRefreshTokens(id, ctx.now());
     const after = userView((await tx.getUser(id))!);
     await recordAudit(ctx, tx, actor, {
       action: 'user.update', target_type: 'user', target_id: id, changes: fieldChanges(userView(target), after, UPDATABLE_FIELDS),
@@ -175,8 +188,12 @@ export async function authenticateBearer(ctx: ServiceContext, token: string): Pr
   } else if (token.startsWith('eyJ')) {
     const verified = await ctx.accessTokens.verify(token);
     if (verified === undefined) throw unauthorized('Invalid or expired access token');
-    user = await ctx.store.getUser(verified.userId);
-    if (!user) throw unauthorized('Unknown user');
+    // Every token names its login session since sessions could end; one without is refused.
+    if (verified.sessionId === null) throw unauthorized('Access token without a session', 'Log in again with POST /auth/login');
+    const found = await ctx.store.getUserWithSession(verified.userId, verified.sessionId);
+    if (!found) throw unauthorized('Unknown user');
+    if (!found.session_open) throw unauthorized('The session has ended (logged out or revoked)', 'Log in again with POST /auth/login');
+    user = found;
     credential = { type: 'session', id: verified.sessionId };
   } else {
     throw unauthorized('Unknown credential type; expected an API key (tsk_...) or an access token');

@@ -13,7 +13,7 @@ import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 import { createTestLocation, type TestLocation } from '../helpers/test-location.js';
 
 const SERVERS = 3;
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = 'three servers share this passphrase';
 
 interface Answer {
   status: number;
@@ -244,10 +244,21 @@ describe(`${SERVERS} ledger serve processes on one database`, () => {
     // address are throttled by the test above).
     const operator = await openLedger(place.location, undefined, { scryptCost: 2 ** 10 });
     try {
-      const [firstToken, secondToken] = [await operator.ctx.accessTokens.issue(books.first.id, 'session-first'),
-        await operator.ctx.accessTokens.issue(books.second.id, 'session-second')];
+      // An access token is good while its login session is open, and deactivation ends the
+      // user's sessions: each round opens a session per admin (a refresh-token family) and signs
+      // a token for it.
+      const sessionToken = async (userId: string, round: number) => {
+        const familyId = `session-${userId}-${round}`;
+        const now = new Date().toISOString();
+        await operator.ctx.store.write((tx) => tx.insertRefreshToken({
+          id: `${familyId}-token`, user_id: userId, family_id: familyId, token_hash: `hash-${familyId}`, created_at: now,
+          expires_at: new Date(Date.now() + 60 * 60 * 1000).toISOString(), revoked_at: null, replaced_by: null,
+        }));
+        return operator.ctx.accessTokens.issue(userId, familyId);
+      };
       // The race is short, so it is run many times; after each round the loser is reactivated.
       for (let round = 0; round < 25; round += 1) {
+        const [firstToken, secondToken] = [await sessionToken(books.first.id, round), await sessionToken(books.second.id, round)];
         const answers = await Promise.all([
           call(servers[round % SERVERS]!, 'PATCH', `/api/v1/users/${books.first.id}`, secondToken, { is_active: false }),
           call(servers[(round + 1) % SERVERS]!, 'PATCH', `/api/v1/users/${books.second.id}`, firstToken, { is_active: false }),

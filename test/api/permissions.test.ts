@@ -155,13 +155,13 @@ const WRITE_ROUTES: WriteRoute[] = [
   {
     route: 'POST /api/v1/users', permission: 'users:manage', status: 201,
     prepare: async () => ({ method: 'POST', path: `${API}/users`, body: {
-      name: uniqueName('Made'), email: uniqueEmail('made'), password: 'long enough', permissions: { 'journals:create': true },
+      name: uniqueName('Made'), email: uniqueEmail('made'), password: 'long enough', permissions: { 'journals:create': false },
     } }),
   },
   {
     route: 'POST /api/v1/users/service-accounts', permission: 'users:manage', status: 201,
     prepare: async () => ({ method: 'POST', path: `${API}/users/service-accounts`, body: {
-      name: uniqueName('Made agent'), permissions: { 'accounts:write': true },
+      name: uniqueName('Made agent'), permissions: { 'accounts:write': false },
     } }),
   },
   {

@@ -136,8 +136,8 @@ describe('users API', () => {
 
   it('accepts a password of exactly eight characters', async () => {
     const email = uniqueEmail('eight');
-    dataOf(await api.request('POST', `${API}/users`, { name: 'Eight', email, password: 'abcdefgh' }), 201);
-    expect((await loginAs(api, email, 'abcdefgh')).token_type).toBe('bearer');
+    dataOf(await api.request('POST', `${API}/users`, { name: 'Eight', email, password: 'kq7wz3mf' }), 201);
+    expect((await loginAs(api, email, 'kq7wz3mf')).token_type).toBe('bearer');
   });
 
   it.each([
@@ -377,15 +377,33 @@ describe('who may grant and change permissions', () => {
   const asManager = () => ({ token: manager.tokens.access_token });
   const userCount = async () => (await walkPages(api, `${API}/users`)).rows.length;
 
-  it('lets a users:manage non-admin create users and service accounts without management permissions', async () => {
+  it('lets a users:manage non-admin create users and service accounts with permissions it holds itself', async () => {
     const created = dataOf(await api.request('POST', `${API}/users`, {
-      name: 'Clerk', email: uniqueEmail('clerk'), password: 'long enough', permissions: { 'journals:create': true, 'settings:write': true },
+      name: 'Clerk', email: uniqueEmail('clerk'), password: 'long enough', permissions: { 'journals:create': true, 'settings:write': false },
     }, asManager()), 201);
-    expect(created.permissions).toEqual({ 'journals:create': true, 'settings:write': true });
+    expect(created.permissions).toEqual({ 'journals:create': true, 'settings:write': false });
     const agent = dataOf(await api.request('POST', `${API}/users/service-accounts`, {
-      name: 'Bot', permissions: { 'periods:close': true },
+      name: 'Bot', permissions: {},
     }, { token: managerAgent.apiKey }), 201);
     expect(agent.api_key.startsWith('tsk_')).toBe(true);
+  });
+
+  it('answers 403 FORBIDDEN when a users:manage non-admin grants a permission it does not hold, and nothing is created or changed', async () => {
+    const before = await userCount();
+    const beyond = { 'journals:create': true, 'periods:close': true, 'settings:write': true };
+    const refusedAgent = await api.request('POST', `${API}/users/service-accounts`, { name: 'Escalate', permissions: beyond }, asManager());
+    expectError(refusedAgent, 403, 'FORBIDDEN');
+    expect(refusedAgent.body.message).toContain('periods:close');
+    expectError(await api.request('POST', `${API}/users`, {
+      name: 'Escalate', email: uniqueEmail('escalate'), password: 'long enough', permissions: { 'settings:write': true },
+    }, asManager()), 403, 'FORBIDDEN', 'permissions.settings:write');
+    expectError(await api.request('POST', `${API}/users/service-accounts`, { name: 'Escalate', permissions: { 'journals:create': true } },
+      { token: managerAgent.apiKey }), 403, 'FORBIDDEN');
+    const plain = await newHuman(api, { 'accounts:write': true });
+    expectError(await api.request('PATCH', `${API}/users/${plain.id}`, { permissions: { 'accounts:write': true, 'periods:close': true } },
+      asManager()), 403, 'FORBIDDEN');
+    expect(dataOf(await api.request('GET', `${API}/users/${plain.id}`))).toEqual(plain.user);
+    expect(await userCount()).toBe(before + 1);
   });
 
   it.each([
@@ -429,11 +447,13 @@ describe('who may grant and change permissions', () => {
   });
 
   it('lets a users:manage non-admin rename, re-permission and deactivate an ordinary user', async () => {
-    const clerk = await newHuman(api, { 'journals:create': true });
+    const clerk = await newHuman(api, { 'journals:reverse': true });
+    // Keeping a permission the manager lacks is not granting it; adding one it holds is allowed.
     const updated = dataOf(await api.request('PATCH', `${API}/users/${clerk.id}`, {
-      name: 'Clerk two', permissions: { 'journals:reverse': true }, is_active: false,
+      name: 'Clerk two', permissions: { 'journals:reverse': true, 'journals:create': true }, is_active: false,
     }, asManager()));
-    expect(updated).toEqual({ ...clerk.user, name: 'Clerk two', permissions: { 'journals:reverse': true }, is_active: false });
+    expect(updated).toEqual({ ...clerk.user, name: 'Clerk two', permissions: { 'journals:reverse': true, 'journals:create': true },
+      is_active: false });
   });
 
   it('answers 403 FORBIDDEN to a user without users:manage on every users write', async () => {

@@ -20,8 +20,13 @@ interface Run {
 }
 
 function ledger(db: string, ...args: string[]): Run {
+  return ledgerWithInput(db, '', ...args);
+}
+
+/** Runs the command with `input` on its standard input (not a terminal). */
+function ledgerWithInput(db: string, input: string, ...args: string[]): Run {
   const result = spawnSync(process.execPath, ['bin/ledger.js', '--db', db, ...args], {
-    cwd: ROOT, encoding: 'utf8', timeout: 20_000,
+    cwd: ROOT, encoding: 'utf8', timeout: 20_000, input,
     env: { ...process.env, NO_COLOR: '1', LEDGER_DB: '', LEDGER_API_KEY: '', LEDGER_JWT_SECRET: '' },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -80,7 +85,8 @@ describe('ledger init', () => {
 describe('ledger users create', () => {
   it('creates an admin by default and prints the user without any password or hash', () => {
     const db = freshDb();
-    const run = ledger(db, '--json', 'users', 'create', '--name', 'Ann Admin', '--email', 'ann@example.test', '--password', 'correct horse');
+    const run = ledgerWithInput(db, 'correct horse\n', '--json', 'users', 'create', '--name', 'Ann Admin', '--email', 'ann@example.test',
+      '--password-stdin');
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
     const body = JSON.parse(run.stdout);
@@ -95,10 +101,40 @@ describe('ledger users create', () => {
 
   it('prints a one-line confirmation without --json', () => {
     const db = freshDb();
-    const run = ledger(db, 'users', 'create', '--name', 'Bob', '--email', 'bob@example.test', '--password', 'long enough');
+    const run = ledgerWithInput(db, 'long enough', 'users', 'create', '--name', 'Bob', '--email', 'bob@example.test', '--password-stdin');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^Created user Bob <bob@example\.test> \([0-9a-f-]{36}\)\n$/);
     expect(run.stderr).toBe('');
+  });
+
+  it('reads the password from standard input with --password-stdin (one trailing newline dropped), so it never is in the process list', async () => {
+    const db = freshDb();
+    const run = ledgerWithInput(db, 'a piped passphrase\n', '--json', 'users', 'create', '--name', 'Piped', '--email', 'piped@example.test',
+      '--password-stdin');
+    expect(run).toMatchObject({ status: 0, stderr: '' });
+    const service = await openLedger(db);
+    try {
+      await service.login({ email: 'piped@example.test', password: 'a piped passphrase' }, 'cli-test');
+    } finally {
+      await service.ctx.store.close();
+    }
+  });
+
+  it('still accepts --password but warns on stderr that it is visible in the process list', () => {
+    const db = freshDb();
+    const run = ledger(db, 'users', 'create', '--name', 'Visible', '--email', 'visible@example.test', '--password', 'long enough');
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain('process list');
+    expect(run.stderr).toContain('--password-stdin');
+    expect(run.stderr).not.toContain('long enough');
+  });
+
+  it('refuses to create a user without a password when standard input is not a terminal, and creates nobody', () => {
+    const db = freshDb();
+    const run = ledger(db, 'users', 'create', '--name', 'None', '--email', 'none@example.test');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('--password-stdin');
+    expect(ledgerJson(db, 'users', 'list').data).toEqual([]);
   });
 
   it('creates a user with exactly the permissions given by --permissions', () => {
@@ -127,7 +163,7 @@ describe('ledger users create', () => {
 
   it('exits 1 with the error on stderr for a password shorter than 8 characters, and creates nobody', () => {
     const db = freshDb();
-    const run = ledger(db, 'users', 'create', '--name', 'Short', '--email', 'short@example.test', '--password', 'seven77');
+    const run = ledgerWithInput(db, 'seven77', 'users', 'create', '--name', 'Short', '--email', 'short@example.test', '--password-stdin');
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe('error [VALIDATION_ERROR] (password): The password must have at least 8 characters\n'

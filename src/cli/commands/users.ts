@@ -2,6 +2,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { checkedBody } from '../checked-body.js';
 import { withService } from '../with-service.js';
+import { type PasswordOptions, readPassword } from '../read-password.js';
 import { printJson } from '../output.js';
 import { printTable } from '../render/table.js';
 import { collect } from '../paging.js';
@@ -54,11 +55,15 @@ export function registerUserCommands(program: Command): void {
     .description('Create a human user who logs in with e-mail and password (an admin unless --permissions)')
     .requiredOption('--name <name>', 'display name')
     .requiredOption('--email <email>', 'login e-mail')
-    .requiredOption('--password <password>', 'password, at least 8 characters')
+    .option('--password-stdin', 'read the password from standard input (without it: a prompt at a terminal)')
+    .option('--password <password>', 'the password on the command line: visible in the process list, so avoid it')
     .option('--permissions <json>', 'permissions object; default {"admin": true}', parsePermissions)
-    .addHelpText('after', '\nExample:\n  $ ledger users create --name "Ann" --email ann@example.com --password "correct horse" --permissions \'{"journals:create": true}\'')
-    .action(withService(async (service, { json }, options: { name: string; email: string; password: string; permissions?: Record<string, boolean> }) => {
-      const body = await checkedBody(async () => (await import('../../schemas/user.js')).CreateUserBody, { ...options });
+    .addHelpText('after', '\nExamples:\n  $ ledger users create --name "Ann" --email ann@example.com --permissions \'{"journals:create": true}\'\n'
+      + '  $ pass show ledger/ann | ledger users create --name "Ann" --email ann@example.com --password-stdin')
+    .action(withService(async (service, { json }, options: { name: string; email: string; permissions?: Record<string, boolean> } & PasswordOptions) => {
+      const password = await readPassword(options, !json);
+      const body = await checkedBody(async () => (await import('../../schemas/user.js')).CreateUserBody,
+        { name: options.name, email: options.email, password, permissions: options.permissions });
       const user = await service.createUser(null, body);
       if (json) printJson({ data: user });
       else process.stdout.write(`Created user ${user.name} <${user.email}> (${user.id})\n`);

@@ -4,6 +4,7 @@
  * token can pass for one; refresh tokens are random strings stored only as hashes.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { validationError } from '../../domain/errors.js';
 import type { Clock } from '../ports/runtime.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -14,6 +15,17 @@ const ISSUER = 'ledger';
 /** jose is loaded on first use, so CLI commands that never see a token start faster. */
 let joseModule: Promise<typeof import('jose')> | undefined;
 const jose = () => (joseModule ??= import('jose'));
+
+/** HS256 needs a key of at least its output size: a shorter secret can be found offline from one token. */
+export const MIN_JWT_SECRET_BYTES = 32;
+
+export function assertStrongJwtSecret(secret: string): void {
+  const bytes = Buffer.byteLength(secret, 'utf8');
+  if (bytes < MIN_JWT_SECRET_BYTES) {
+    throw validationError(`LEDGER_JWT_SECRET has ${bytes} bytes; it must have at least ${MIN_JWT_SECRET_BYTES}`, 'LEDGER_JWT_SECRET',
+      'Generate one with `openssl rand -base64 48`, or unset LEDGER_JWT_SECRET to keep a generated secret in the database');
+  }
+}
 
 export class AccessTokens {
   private readonly key: Uint8Array;

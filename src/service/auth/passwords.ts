@@ -1,12 +1,15 @@
 /**
  * Password hashing with scrypt (memory-hard) from node:crypto. The asynchronous form runs on the
  * libuv thread pool, so hashing never blocks the event loop for other requests. The parameters
- * are stored with each hash, so the cost can be raised later without breaking old hashes.
+ * are stored with each hash, so the cost can be raised later without breaking old hashes: a login
+ * whose hash is cheaper than the current cost stores a new hash (`needsRehash`).
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { validationError } from '../../domain/errors.js';
+import { isCommonPassword } from './common-passwords.js';
 
-export const DEFAULT_SCRYPT_COST = 2 ** 15;
+/** OWASP's Password Storage Cheat Sheet minimum for scrypt: N=2^17, r=8, p=1 (128 MiB per hash). */
+export const DEFAULT_SCRYPT_COST = 2 ** 17;
 const BLOCK_SIZE = 8;
 const PARALLELISM = 1;
 const KEY_LENGTH = 32;
@@ -29,6 +32,16 @@ export function assertPasswordAcceptable(password: string, field = 'password'): 
   if (password.length > MAX_PASSWORD_LENGTH) {
     throw validationError(`The password must have at most ${MAX_PASSWORD_LENGTH} characters`, field);
   }
+  if (isCommonPassword(password)) {
+    throw validationError('This password is one of the most common passwords, which attackers try first', field,
+      'Choose a password that is not a common word or pattern; a passphrase of several unrelated words works well');
+  }
+}
+
+/** Whether a stored hash was made with a lower cost (or other parameters) than `cost`: rehash it at the next login. */
+export function needsRehash(stored: string, cost = DEFAULT_SCRYPT_COST): boolean {
+  const [scheme, storedCost, blockSize, parallelism] = stored.split('$');
+  return scheme !== 'scrypt' || Number(storedCost) < cost || Number(blockSize) !== BLOCK_SIZE || Number(parallelism) !== PARALLELISM;
 }
 
 /** Format: scrypt$N$r$p$salt$hash (base64url). */

@@ -164,6 +164,12 @@ export interface LedgerReads {
   getSetting(key: string): Promise<string | undefined>;
 
   getUser(id: string): Promise<StoredUser | undefined>;
+  /**
+   * The user of an access token, read with whether its login session (refresh-token family) is
+   * still open: some token of the family not revoked. Logout, refresh-token reuse, deactivation
+   * and "sign out everywhere" revoke the family, which ends its access tokens at once.
+   */
+  getUserWithSession(id: string, sessionId: string): Promise<(StoredUser & { session_open: boolean }) | undefined>;
   findUserByEmail(email: string): Promise<StoredUser | undefined>;
   findUserByApiKeyHash(keyHash: string): Promise<ApiKeyUser | undefined>;
   listUsers(page: PageRequest): Promise<StorePage<User>>;
@@ -228,6 +234,8 @@ export interface LedgerWrites {
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
   revokeRefreshToken(id: string, revokedAt: string, replacedBy: string | null): Promise<void>;
   revokeRefreshFamily(familyId: string, revokedAt: string): Promise<void>;
+  /** Revokes every refresh token of the user: every login session ends. */
+  revokeUserRefreshTokens(userId: string, revokedAt: string): Promise<void>;
 
   /** Records one failed login under each key (an e-mail, a client address). */
   recordLoginFailure(keys: readonly string[], failedAt: string): Promise<void>;

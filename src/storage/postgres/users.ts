@@ -13,6 +13,12 @@ export function userReads(q: PgQueries) {
       return row && toUser(row);
     },
 
+    async getUserWithSession(id, sessionId) {
+      const row = await q.get<UserRow & { session_open: boolean }>(`SELECT u.*, EXISTS (SELECT 1 FROM refresh_tokens r
+        WHERE r.family_id = $1 AND r.user_id = u.id AND r.revoked_at IS NULL) AS session_open FROM users u WHERE u.id = $2`, sessionId, id);
+      return row && { ...toUser(row), session_open: row.session_open };
+    },
+
     async findUserByEmail(email) {
       // SQLite compares e-mails case-insensitively (COLLATE NOCASE); so does this, by its index.
       const row = await q.get<UserRow>('SELECT * FROM users WHERE lower(email) = lower($1)', email);
@@ -105,6 +111,10 @@ export function userWrites(q: PgQueries) {
 
     async revokeRefreshFamily(familyId, revokedAt) {
       await q.run('UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL', revokedAt, familyId);
+    },
+
+    async revokeUserRefreshTokens(userId, revokedAt) {
+      await q.run('UPDATE refresh_tokens SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL', revokedAt, userId);
     },
 
     async recordLoginFailure(keys, failedAt) {

@@ -12,6 +12,7 @@
  * or another, runs alone: the rules that read-then-write need no further locking here.
  */
 import Database from 'better-sqlite3';
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import { LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { AuditSealing } from '../shared/audit-sealing.js';
@@ -32,8 +33,35 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/** Creates the database file if needed and brings its schema up to date. */
+/**
+ * The ledger file holds the password hashes and (unless LEDGER_JWT_SECRET is set) the token
+ * signing secret, so only its owner may read it. SQLite gives the -wal, -shm and -journal files
+ * the mode of the database file, so creating the file 0600 covers them too.
+ */
+export const DATABASE_FILE_MODE = 0o600;
+
+/** Creates an empty file readable by its owner only, unless one exists; tightens the mode of one created before. */
+export function createPrivateFile(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', DATABASE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // A file made by an older version may be 0644: tightened when its owner runs init or serve.
+  // Someone else's file (EPERM) is left as it is.
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, DATABASE_FILE_MODE);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EPERM') throw error;
+    }
+  }
+}
+
+/** Creates the database file (owner-only) if needed and brings its schema up to date. */
 export function migrateSqlite(path: string): void {
+  if (path !== ':memory:') createPrivateFile(path);
   const db = new Database(path);
   try {
     configure(db, 'FULL', 10_000);

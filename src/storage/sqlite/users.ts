@@ -11,6 +11,12 @@ export function userReads(q: SqliteQueries) {
       return row && toUser(row);
     },
 
+    async getUserWithSession(id, sessionId) {
+      const row = q.get<UserRow & { session_open: number }>(`SELECT u.*, EXISTS (SELECT 1 FROM refresh_tokens r
+        WHERE r.family_id = ? AND r.user_id = u.id AND r.revoked_at IS NULL) AS session_open FROM users u WHERE u.id = ?`, sessionId, id);
+      return row && { ...toUser(row), session_open: row.session_open === 1 };
+    },
+
     async findUserByEmail(email) {
       const row = q.get<UserRow>('SELECT * FROM users WHERE email = ?', email);
       return row && toUser(row);
@@ -94,6 +100,10 @@ export function userWrites(q: SqliteQueries) {
 
     async revokeRefreshFamily(familyId, revokedAt) {
       q.run('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', revokedAt, familyId);
+    },
+
+    async revokeUserRefreshTokens(userId, revokedAt) {
+      q.run('UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', revokedAt, userId);
     },
 
     async recordLoginFailure(keys, failedAt) {

@@ -213,6 +213,35 @@ describe('storage contract: refresh tokens', () => {
     expect(await context.store.findRefreshToken(tokens.second.token_hash)).toEqual({ ...tokens.second, revoked_at: '2026-01-05T00:00:00.000Z' });
     expect(await context.store.findRefreshToken(tokens.other.token_hash)).toEqual(tokens.other);
   });
+
+  it('reads a user with whether a session is open: some token of the family unrevoked, and of that user', async () => {
+    const tokens = await insertTokens();
+    const bob = userFixture('bob');
+    await context.store.write((tx) => tx.insertUser(bob));
+    expect(await context.store.getUserWithSession(alice.id, 'family-a')).toEqual({ ...alice, session_open: true });
+    // A rotated family stays open while its newest token is unrevoked.
+    await context.store.write((tx) => tx.revokeRefreshToken(tokens.first.id, '2026-01-02T00:00:00.000Z', tokens.second.id));
+    expect((await context.store.getUserWithSession(alice.id, 'family-a'))?.session_open).toBe(true);
+    await context.store.write((tx) => tx.revokeRefreshFamily('family-a', '2026-01-05T00:00:00.000Z'));
+    expect((await context.store.getUserWithSession(alice.id, 'family-a'))?.session_open).toBe(false);
+    expect((await context.store.getUserWithSession(alice.id, 'family-b'))?.session_open).toBe(true);
+    expect(await context.store.getUserWithSession(bob.id, 'family-b')).toEqual({ ...bob, session_open: false });
+    expect((await context.store.getUserWithSession(alice.id, 'family-unknown'))?.session_open).toBe(false);
+    expect(await context.store.getUserWithSession('user-unknown', 'family-a')).toBeUndefined();
+  });
+
+  it('revokes every token of one user and no other user\'s, keeping earlier revocations', async () => {
+    const tokens = await insertTokens();
+    const bob = userFixture('bob');
+    const bobs = refreshTokenFixture(bob, 'bobs', 'family-c');
+    await context.store.write(async (tx) => { await tx.insertUser(bob); await tx.insertRefreshToken(bobs); });
+    await context.store.write((tx) => tx.revokeRefreshToken(tokens.first.id, '2026-01-02T00:00:00.000Z', tokens.second.id));
+    await context.store.write((tx) => tx.revokeUserRefreshTokens(alice.id, '2026-01-06T00:00:00.000Z'));
+    expect((await context.store.findRefreshToken(tokens.first.token_hash))?.revoked_at).toBe('2026-01-02T00:00:00.000Z');
+    expect((await context.store.findRefreshToken(tokens.second.token_hash))?.revoked_at).toBe('2026-01-06T00:00:00.000Z');
+    expect((await context.store.findRefreshToken(tokens.other.token_hash))?.revoked_at).toBe('2026-01-06T00:00:00.000Z');
+    expect(await context.store.findRefreshToken(bobs.token_hash)).toEqual(bobs);
+  });
 });
 
 describe('storage contract: failed logins', () => {

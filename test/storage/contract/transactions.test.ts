@@ -350,7 +350,7 @@ describe('storage contract: the store', () => {
     getCurrency: true, listCurrencies: true, getAccount: true, getAccounts: true, listAccounts: true, listSubAccounts: true,
     allAccounts: true, accountTotals: true, closingTotals: true, listAccountLines: true, getPeriod: true,
     findPeriodContaining: true, findOverlappingPeriods: true, listPeriods: true, getEntry: true, listEntries: true,
-    currencyDebitTotal: true, allCurrencyDebitTotals: true, currencyChainHeads: true, getSetting: true, getUser: true, findUserByEmail: true,
+    currencyDebitTotal: true, allCurrencyDebitTotals: true, currencyChainHeads: true, getSetting: true, getUser: true, getUserWithSession: true, findUserByEmail: true,
     findUserByApiKeyHash: true, listUsers: true, countUsers: true, countActiveAdmins: true, findRefreshToken: true,
     recentLoginFailures: true, getIdempotencyRecord: true, listEntriesInPostingOrder: true, countEntries: true,
     listStoredUsers: true, allApiKeys: true, allSettings: true, listAuditLog: true, listAuditChain: true, countAuditRecords: true,
@@ -358,7 +358,7 @@ describe('storage contract: the store', () => {
   const TX_WRITE_METHODS: Record<Exclude<keyof LedgerTx, keyof LedgerStore>, true> = {
     insertCurrency: true, updateCurrency: true, insertAccount: true, updateAccount: true, insertPeriod: true,
     updatePeriod: true, insertEntry: true, setSetting: true, setSettingIfAbsent: true, insertUser: true, updateUser: true,
-    insertApiKey: true, insertRefreshToken: true, revokeRefreshToken: true, revokeRefreshFamily: true,
+    insertApiKey: true, insertRefreshToken: true, revokeRefreshToken: true, revokeRefreshFamily: true, revokeUserRefreshTokens: true,
     recordLoginFailure: true, clearLoginFailures: true, deleteLoginFailuresBefore: true, reserveIdempotencyKey: true,
     completeIdempotencyKey: true, releaseIdempotencyKey: true, deleteIdempotencyKeysBefore: true, insertAuditRecord: true,
     sealAuditRecords: true,
