@@ -36,13 +36,6 @@ export function toAuditRecord(row: AuditRow): AuditRecord {
 export const AUDIT_SELECT = [...AUDIT_COLUMNS,
   '(SELECT s.hash FROM audit_seals s WHERE s.occurred_at = audit_log.occurred_at AND s.id = audit_log.id) AS hash'].join(', ');
 
-/** Unsealed records in log order, for the sealer. */
-export function unsealedAuditQuery(marker: (position: number) => string): string {
-  return `SELECT ${AUDIT_SELECT} FROM audit_log
-    WHERE NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.occurred_at = audit_log.occurred_at AND s.id = audit_log.id)
-    ORDER BY occurred_at, id LIMIT ${marker(1)}`;
-}
-
 /** Seals in chain order with their records, keyset-paged on [position]. */
 export function auditChainQuery(marker: (position: number) => string): string {
   return `SELECT s.position, s.previous_hash, s.hash AS seal_hash, ${AUDIT_COLUMNS.map((column) => `a.${column}`).join(', ')}

@@ -1,11 +1,16 @@
 /** The audit log: appending a record and listing them. */
 import type { LedgerReads, LedgerWrites } from '../../service/ports/ledger-store.js';
 import {
-  AUDIT_COLUMNS, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, auditRowValues, toAuditRecord, unsealedAuditQuery,
+  AUDIT_COLUMNS, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, AUDIT_SELECT, auditRowValues, toAuditRecord,
 } from '../shared/audit-log.js';
 import { sealsFor } from '../shared/audit-sealing.js';
 import { mapPage, page } from '../shared/paging.js';
 import { placeholders, type SqliteQueries } from './queries.js';
+
+/** Unsealed records in log order, for the sealer: the few that audit_unsealed lists (schema version 8). */
+const UNSEALED = `SELECT ${AUDIT_SELECT} FROM audit_log
+  WHERE (occurred_at, id) IN (SELECT occurred_at, id FROM audit_unsealed ORDER BY occurred_at, id LIMIT ?)
+  ORDER BY occurred_at, id`;
 
 const INSERT_AUDIT_RECORD = `INSERT INTO audit_log (${AUDIT_COLUMNS.join(', ')}) VALUES (${placeholders(AUDIT_COLUMNS.length)})`;
 
@@ -41,7 +46,7 @@ export function auditWrites(q: SqliteQueries, onAuditWritten: () => void = () =>
 
     async sealAuditRecords(limit) {
       // The write transaction is exclusive: the head read here is the chain's last seal.
-      const records = q.all<AuditRow>(unsealedAuditQuery(() => '?'), limit).map(toAuditRecord);
+      const records = q.all<AuditRow>(UNSEALED, limit).map(toAuditRecord);
       const head = q.get<{ position: number; hash: string }>('SELECT position, hash FROM audit_seals ORDER BY position DESC LIMIT 1');
       for (const seal of sealsFor(records, head)) {
         q.run('INSERT INTO audit_seals (position, occurred_at, id, previous_hash, hash) VALUES (?, ?, ?, ?, ?)',

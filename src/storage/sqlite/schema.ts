@@ -297,4 +297,24 @@ CREATE TRIGGER audit_seals_no_delete BEFORE DELETE ON audit_seals
 BEGIN SELECT RAISE(ABORT, 'audit seals are immutable'); END;
 `,
   },
+  {
+    version: 8,
+    name: 'unsealed audit records',
+    sql: `
+-- The records still to seal, kept by triggers: the sealer reads these few instead of looking for
+-- unsealed records across the whole log.
+CREATE TABLE audit_unsealed (
+  occurred_at TEXT NOT NULL,
+  id          TEXT NOT NULL,
+  PRIMARY KEY (occurred_at, id)
+) STRICT, WITHOUT ROWID;
+INSERT INTO audit_unsealed (occurred_at, id)
+  SELECT occurred_at, id FROM audit_log a
+  WHERE NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.occurred_at = a.occurred_at AND s.id = a.id);
+CREATE TRIGGER audit_log_to_seal AFTER INSERT ON audit_log
+BEGIN INSERT INTO audit_unsealed (occurred_at, id) VALUES (NEW.occurred_at, NEW.id); END;
+CREATE TRIGGER audit_seals_sealed AFTER INSERT ON audit_seals
+BEGIN DELETE FROM audit_unsealed WHERE occurred_at = NEW.occurred_at AND id = NEW.id; END;
+`,
+  },
 ];
