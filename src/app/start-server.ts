@@ -1,4 +1,5 @@
 /** `ledger serve`: the HTTP server's composition root. */
+import type { FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../http/build-app.js';
 import { parseCorsOrigins } from '../http/plugins/security-headers.js';
@@ -25,11 +26,45 @@ export async function startServer(options: ServerOptions): Promise<void> {
   const app = await buildApp({ service, bodyLimitBytes, batchBodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot, corsOrigins });
   const address = await app.listen({ port: options.port, host: options.host });
   process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);
-  const stop = async () => {
-    await app.close();
-    await service.ctx.store.close();
-    process.exit(0);
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`ledger: ${signal}: finishing the requests in flight, then stopping\n`);
+    process.exitCode = await shutDown(app, () => service.ctx.store.close());
+    process.exit();
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.on('SIGINT', (signal) => void stop(signal));
+  process.on('SIGTERM', (signal) => void stop(signal));
+}
+
+/** How long requests in flight may take to finish once the server is stopping. */
+const SHUTDOWN_GRACE_MS = Number(process.env.LEDGER_SHUTDOWN_GRACE_MS ?? 10_000);
+/** How often a stopping server closes the keep-alive connections that have gone idle. */
+const IDLE_SWEEP_MS = 50;
+
+/**
+ * Stops accepting connections, lets the requests in flight finish (a request arriving meanwhile on
+ * a kept-alive connection is answered 503), then writes what the store has queued and closes it.
+ * Node closes only the connections idle at the moment the server closes; one that was busy stays
+ * open after its answer until its keep-alive times out, and so did the process: the idle ones are
+ * closed as they go idle. Past the grace period every connection is cut. Answers the exit code.
+ */
+async function shutDown(app: FastifyInstance, closeStore: () => Promise<void>): Promise<number> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+  const cut = setTimeout(() => {
+    process.stderr.write(`ledger: requests still in flight after ${SHUTDOWN_GRACE_MS} ms; closing their connections\n`);
+    app.server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  try {
+    await app.close();
+    await closeStore();
+    return 0;
+  } catch (error) {
+    process.stderr.write(`ledger: error while stopping: ${String(error)}\n`);
+    return 1;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cut);
+  }
 }

@@ -8,6 +8,7 @@ import type {
 } from '../schemas/account.js';
 import { type Actor, requirePermission } from './actor.js';
 import { recordAudit } from './audit-log.js';
+import { answering } from './idempotency.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 import { accountLineView } from './views.js';
 import type { LedgerReads, LineScope } from './ports/ledger-store.js';
@@ -20,7 +21,7 @@ const UPDATABLE_FIELDS = ['name', 'is_active', 'xbrl_tag'] as const;
 
 export async function createAccount(ctx: ServiceContext, actor: Actor, input: CreateAccountInput): Promise<AccountView> {
   requirePermission(actor, 'accounts:write');
-  return ctx.store.write(async (tx) => {
+  return ctx.store.write(answering(async (tx) => {
     const parent = input.parent_id ? await tx.getAccount(input.parent_id) : undefined;
     const resolved = resolveNewAccount(input, parent);
     if (!(await tx.getCurrency(resolved.currency_id))) {
@@ -33,7 +34,7 @@ export async function createAccount(ctx: ServiceContext, actor: Actor, input: Cr
       action: 'account.create', target_type: 'account', target_id: account.id, changes: initialValues(account, CREATED_FIELDS),
     }, { occurredAt: account.created_at });
     return account;
-  });
+  }));
 }
 
 export async function getAccount(ctx: ServiceContext, id: string): Promise<AccountView> {

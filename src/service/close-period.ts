@@ -14,6 +14,7 @@ import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 import { postWithin } from './post-journal-entry.js';
+import { answering } from './idempotency.js';
 import { writeRolledBack } from './rolled-back-write.js';
 import { RETAINED_EARNINGS_KEY } from './settings.js';
 import { entryView } from './views.js';
@@ -27,7 +28,7 @@ export interface CloseResult {
 export async function closePeriod(ctx: ServiceContext, actor: Actor, id: string, preview: boolean): Promise<CloseResult> {
   requirePermission(actor, 'periods:close');
   const work = (tx: LedgerTx) => closeWithin(ctx, tx, actor, id, preview);
-  return preview ? writeRolledBack(ctx.store, work) : ctx.store.write(work);
+  return preview ? writeRolledBack(ctx.store, work) : ctx.store.write(answering(work));
 }
 
 async function closeWithin(ctx: ServiceContext, tx: LedgerTx, actor: Actor, id: string, preview: boolean): Promise<CloseResult> {

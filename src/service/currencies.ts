@@ -5,6 +5,7 @@ import type { Currency } from '../domain/types.js';
 import type { CreateCurrencyInput, CurrencyView, UpdateCurrencyInput } from '../schemas/currency.js';
 import { type Actor, requirePermission } from './actor.js';
 import { recordAudit } from './audit-log.js';
+import { answering } from './idempotency.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 
 const CREATED_FIELDS = ['code', 'name', 'symbol', 'asset_scale', 'asset_type', 'caip19_id'] as const;
@@ -22,13 +23,13 @@ export async function createCurrency(ctx: ServiceContext, actor: Actor, input: C
     caip19_id: input.caip19_id,
     created_at: ctx.now(),
   };
-  await ctx.store.write(async (tx) => {
+  return ctx.store.write(answering(async (tx) => {
     await tx.insertCurrency(currency);
     await recordAudit(ctx, tx, actor, {
       action: 'currency.create', target_type: 'currency', target_id: currency.id, changes: initialValues(currency, CREATED_FIELDS),
     }, { occurredAt: currency.created_at });
-  });
-  return currency;
+    return currency;
+  }));
 }
 
 export async function getCurrency(ctx: ServiceContext, id: string): Promise<CurrencyView> {

@@ -33,6 +33,7 @@ import * as sessions from './sessions.js';
 import * as settings from './settings.js';
 import * as users from './users.js';
 import { verifyLedger, type VerifyProgress } from './verify-ledger.js';
+import { withIdempotencyClaims } from './idempotency.js';
 
 const CURSOR_SECRET_KEY = 'secret.cursor';
 const JWT_SECRET_KEY = 'secret.jwt';
@@ -44,7 +45,7 @@ export class LedgerService {
     const cursorSecret = await loadOrCreateSecret(store, CURSOR_SECRET_KEY);
     if (options.jwtSecret !== undefined) assertStrongJwtSecret(options.jwtSecret);
     const jwtSecret = options.jwtSecret ?? await loadOrCreateSecret(store, JWT_SECRET_KEY);
-    return new LedgerService(new ServiceContext(store, runtime, new CursorCodec(cursorSecret),
+    return new LedgerService(new ServiceContext(withIdempotencyClaims(store, runtime.clock), runtime, new CursorCodec(cursorSecret),
       new AccessTokens(jwtSecret, runtime.clock), new LoginThrottle(store, runtime.clock), options));
   }
 

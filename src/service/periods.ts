@@ -6,6 +6,7 @@ import type { Period } from '../domain/types.js';
 import type { CreatePeriodInput, PeriodView } from '../schemas/period.js';
 import { type Actor, requirePermission } from './actor.js';
 import { recordAudit } from './audit-log.js';
+import { answering } from './idempotency.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 
 export async function createPeriod(ctx: ServiceContext, actor: Actor, input: CreatePeriodInput): Promise<PeriodView> {
@@ -13,7 +14,7 @@ export async function createPeriod(ctx: ServiceContext, actor: Actor, input: Cre
   const startDate = parseDate(input.start_date, 'start_date');
   const endDate = parseDate(input.end_date, 'end_date');
   assertPeriodBounds(startDate, endDate);
-  return ctx.store.write(async (tx) => {
+  return ctx.store.write(answering(async (tx) => {
     assertNoOverlap(startDate, endDate, await tx.findOverlappingPeriods(startDate, endDate));
     const period: Period = {
       id: ctx.runtime.newId(), name: input.name, start_date: startDate, end_date: endDate, status: 'open',
@@ -25,7 +26,7 @@ export async function createPeriod(ctx: ServiceContext, actor: Actor, input: Cre
       changes: initialValues(period, ['name', 'start_date', 'end_date', 'status']),
     }, { occurredAt: period.created_at });
     return period;
-  });
+  }));
 }
 
 export async function getPeriod(ctx: ServiceContext, id: string): Promise<PeriodView> {

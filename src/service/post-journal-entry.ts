@@ -12,6 +12,7 @@ import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journ
 import { type Actor, requirePermission } from './actor.js';
 import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
+import { answering } from './idempotency.js';
 import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
 import { entryView } from './views.js';
 
@@ -127,19 +128,20 @@ export async function entryViews(ctx: ServiceContext, entries: readonly JournalE
 }
 
 export async function postJournalEntry(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): Promise<EntryView> {
-  const [entry] = await entryViews(ctx, await ctx.store.write(createEntryWork(ctx, actor, input)));
-  return entry!;
+  const work = createEntryWork(ctx, actor, input);
+  return ctx.store.write(answering(async (tx) => (await entryViews(ctx, await work(tx), tx))[0]!));
 }
 
 export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): Promise<EntryView> {
-  const [entry] = await entryViews(ctx, await ctx.store.write(reverseEntryWork(ctx, actor, id, input)));
-  return entry!;
+  const work = reverseEntryWork(ctx, actor, id, input);
+  return ctx.store.write(answering(async (tx) => (await entryViews(ctx, await work(tx), tx))[0]!));
 }
 
 /** Posts many entries in one transaction (the batch route and `ledger journal-entries import`). */
 export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
   onProgress?: (posted: number) => void): Promise<EntryView[]> {
-  return entryViews(ctx, await ctx.store.write(createEntriesWork(ctx, actor, inputs, onProgress)));
+  const work = createEntriesWork(ctx, actor, inputs, onProgress);
+  return ctx.store.write(answering(async (tx) => entryViews(ctx, await work(tx), tx)));
 }
 
 /** Re-labels an entry's error with the entry's position in a batch. */

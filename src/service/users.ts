@@ -8,6 +8,7 @@ import type {
 } from '../schemas/user.js';
 import { type Actor, type Credential, PERMISSION_KEYS, hasPermission, requirePermission } from './actor.js';
 import { recordAudit } from './audit-log.js';
+import { answering } from './idempotency.js';
 import { assertPasswordAcceptable, hashPassword } from './auth/passwords.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 import type { LedgerTx, StoredUser } from './ports/ledger-store.js';
@@ -74,14 +75,15 @@ export async function createServiceAccount(ctx: ServiceContext, actor: Actor | n
     created_at: ctx.now(),
   };
   const apiKey = API_KEY_PREFIX + randomBytes(32).toString('base64url');
-  await ctx.store.write(async (tx) => {
+  // The answer kept for a retry leaves the API key out (http/plugins/idempotency.ts storedAnswer).
+  return ctx.store.write(answering(async (tx) => {
     await tx.insertUser({ ...user, password_hash: null });
     await tx.insertApiKey({ id: ctx.runtime.newId(), user_id: user.id, key_hash: hashApiKey(apiKey), created_at: user.created_at });
     await recordAudit(ctx, tx, actor, {
       action: 'service_account.create', target_type: 'user', target_id: user.id, changes: initialValues(user, CREATED_FIELDS),
     }, { occurredAt: user.created_at });
-  });
-  return { ...userView(user), api_key: apiKey };
+    return { ...userView(user), api_key: apiKey };
+  }));
 }
 
 /** Builds a human user record; the password is hashed before any transaction starts. */
@@ -99,11 +101,11 @@ export async function createUser(ctx: ServiceContext, actor: Actor | null, input
   assertPermissionKeys(permissions);
   authorizeGrant(actor, permissions);
   const user = await newHumanUser(ctx, input, permissions);
-  await ctx.store.write(async (tx) => {
+  return ctx.store.write(answering(async (tx) => {
     await tx.insertUser(user);
     await recordUserCreated(ctx, tx, actor, user);
-  });
-  return userView(user);
+    return userView(user);
+  }));
 }
 
 export async function recordUserCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor | null, user: User,

@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { type ErrorCode, LedgerError } from '../../domain/errors.js';
 import { type SchemaIssue, issueToError } from '../../schemas/validate.js';
 import { HTTP_STATUS } from '../error-table.js';
+import { replayIfIdempotent } from './idempotency.js';
 
 interface ErrorBody {
   code: ErrorCode;
@@ -24,6 +25,8 @@ export function sendError(reply: FastifyReply, body: ErrorBody): FastifyReply {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: SchemaIssue[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
+    // Another request with the same Idempotency-Key committed first: not a failure, its answer.
+    if (replayIfIdempotent(error, reply)) return reply;
     if (error instanceof LedgerError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return sendError(reply, { code: error.code, message: error.message, field: error.field, suggestion: error.suggestion });

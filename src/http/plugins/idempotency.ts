@@ -4,39 +4,75 @@
  * for the real request that usually follows.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { beginIdempotent, finishIdempotent } from '../../service/idempotency.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  checkIdempotent, finishIdempotent, type IdempotencyIntent, IdempotentReplay, newIntent, runIdempotent,
+} from '../../service/idempotency.js';
 import type { LedgerService } from '../../service/ledger-service.js';
 import { actorOf } from './auth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyKey: string | undefined;
+    idempotency: IdempotencyIntent | undefined;
   }
 }
 
 export function registerIdempotency(app: FastifyInstance, service: LedgerService): void {
-  app.addHook('preHandler', async (request, reply) => {
+  app.decorateRequest('idempotency', undefined);
+
+  // A callback hook, so that the route's handler runs inside runIdempotent: the use case's write
+  // then claims the key in its own transaction (service/idempotency.ts).
+  app.addHook('preHandler', (request, reply, done) => {
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || header === undefined || isDryRun(request)) return;
+    if (request.method !== 'POST' || header === undefined || isDryRun(request)) {
+      done();
+      return;
+    }
     const key = Array.isArray(header) ? header[0]! : header;
-    const actor = actorOf(request);
     const requestHash = createHash('sha256')
       .update(`${request.method} ${request.url}\n${JSON.stringify(withoutSecrets(request.body ?? null))}`).digest('hex');
-    const start = await beginIdempotent(service.ctx, actor.user_id, key, requestHash);
-    if (start.kind === 'replay') {
-      return reply.code(start.statusCode).header('idempotent-replayed', 'true')
-        .type('application/json; charset=utf-8').send(start.body);
+    const statusCode = successStatus(request);
+    let intent: IdempotencyIntent;
+    try {
+      intent = newIntent(actorOf(request).user_id, key, requestHash,
+        (result) => ({ statusCode, body: storedAnswer(JSON.stringify({ data: result })) }));
+    } catch (error) {
+      done(error as Error);
+      return;
     }
-    request.idempotencyKey = key;
-    return undefined;
+    checkIdempotent(service.ctx, intent).then((start) => {
+      if (start.kind === 'replay') {
+        sendReplay(reply, start.statusCode, start.body);
+        return;
+      }
+      request.idempotency = intent;
+      runIdempotent(intent, () => done());
+    }, (error: Error) => done(error));
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.idempotencyKey === undefined || reply.getHeader('idempotent-replayed')) return payload;
-    await finishIdempotent(service.ctx, actorOf(request).user_id, request.idempotencyKey, reply.statusCode, storedAnswer(String(payload)));
+    const intent = request.idempotency;
+    if (intent === undefined || reply.getHeader('idempotent-replayed')) return payload;
+    await finishIdempotent(service.ctx, intent, reply.statusCode, storedAnswer(String(payload)));
     return payload;
   });
+}
+
+/** Another request with the key committed while this one ran: its answer is this one's. */
+export function replayIfIdempotent(error: unknown, reply: FastifyReply): boolean {
+  if (!(error instanceof IdempotentReplay)) return false;
+  sendReplay(reply, error.statusCode, error.body);
+  return true;
+}
+
+function sendReplay(reply: FastifyReply, statusCode: number, body: string): void {
+  void reply.code(statusCode).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(body);
+}
+
+/** The status of the route's success: 201 where its schema declares one (a creation), else 200. */
+function successStatus(request: FastifyRequest): number {
+  const responses = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
+  return responses !== undefined && '201' in responses ? 201 : 200;
 }
 
 /** Runs after validation, so the query is already typed (`dry_run` coerced to a boolean). */

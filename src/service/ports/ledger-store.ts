@@ -242,9 +242,16 @@ export interface LedgerWrites {
   clearLoginFailures(key: string): Promise<void>;
   deleteLoginFailuresBefore(before: string): Promise<void>;
 
+  /**
+   * Holds the principal's key until this transaction ends, so that no other process acts under it
+   * meanwhile; false when another open transaction holds it (a request in flight elsewhere). A
+   * process that dies lets go of it with its transaction.
+   */
+  lockIdempotencyKey(principalId: string, key: string): Promise<boolean>;
   /** Reserves an idempotency key; false when the key already exists for the principal. */
   reserveIdempotencyKey(principalId: string, key: string, requestHash: string, createdAt: string): Promise<boolean>;
   completeIdempotencyKey(principalId: string, key: string, statusCode: number, responseBody: string): Promise<void>;
+  /** Forgets the principal's key, its answer too (its request failed after all). */
   releaseIdempotencyKey(principalId: string, key: string): Promise<void>;
   deleteIdempotencyKeysBefore(createdBefore: string): Promise<void>;
 

@@ -129,6 +129,13 @@ export function userWrites(q: PgQueries) {
       await q.run('DELETE FROM login_failures WHERE failed_at < $1', before);
     },
 
+    async lockIdempotencyKey(principalId, key) {
+      // A transaction advisory lock: released at COMMIT or ROLLBACK, or when a dead server's connection goes.
+      const row = await q.get<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+        `${principalId}\n${key}`);
+      return row!.locked;
+    },
+
     async reserveIdempotencyKey(principalId, key, requestHash, createdAt) {
       // A concurrent reservation of the same key (any process) waits for the first to commit and then inserts nothing.
       return (await q.run(`INSERT INTO idempotency_keys (principal_id, key, request_hash, created_at)
@@ -141,7 +148,7 @@ export function userWrites(q: PgQueries) {
     },
 
     async releaseIdempotencyKey(principalId, key) {
-      await q.run('DELETE FROM idempotency_keys WHERE principal_id = $1 AND key = $2 AND status_code IS NULL', principalId, key);
+      await q.run('DELETE FROM idempotency_keys WHERE principal_id = $1 AND key = $2', principalId, key);
     },
 
     async deleteIdempotencyKeysBefore(createdBefore) {

@@ -118,6 +118,12 @@ export function userWrites(q: SqliteQueries) {
       q.run('DELETE FROM login_failures WHERE failed_at < ?', before);
     },
 
+    // One writer at a time holds the database (a write transaction is BEGIN IMMEDIATE): no other
+    // transaction can be acting under the key while this one runs.
+    async lockIdempotencyKey() {
+      return true;
+    },
+
     async reserveIdempotencyKey(principalId, key, requestHash, createdAt) {
       const result = q.run(`INSERT INTO idempotency_keys (principal_id, key, request_hash, created_at)
         VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, principalId, key, requestHash, createdAt);
@@ -130,7 +136,7 @@ export function userWrites(q: SqliteQueries) {
     },
 
     async releaseIdempotencyKey(principalId, key) {
-      q.run('DELETE FROM idempotency_keys WHERE principal_id = ? AND key = ? AND status_code IS NULL', principalId, key);
+      q.run('DELETE FROM idempotency_keys WHERE principal_id = ? AND key = ?', principalId, key);
     },
 
     async deleteIdempotencyKeysBefore(createdBefore) {

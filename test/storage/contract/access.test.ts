@@ -327,7 +327,7 @@ describe('storage contract: idempotency keys', () => {
     expect(await reserve('user-alice', 'key-1')).toBe(false);
   });
 
-  it('releases a pending reservation so that the key can be reserved again, but keeps a completed one', async () => {
+  it('releases a reservation, pending or completed, so that the key can be reserved again', async () => {
     await reserve('user-alice', 'pending');
     await context.store.write((tx) => tx.releaseIdempotencyKey('user-alice', 'pending'));
     expect(await context.store.getIdempotencyRecord('user-alice', 'pending')).toBeUndefined();
@@ -335,8 +335,14 @@ describe('storage contract: idempotency keys', () => {
     await reserve('user-alice', 'done');
     await context.store.write((tx) => tx.completeIdempotencyKey('user-alice', 'done', 200, '{}'));
     await context.store.write((tx) => tx.releaseIdempotencyKey('user-alice', 'done'));
-    expect(await context.store.getIdempotencyRecord('user-alice', 'done')).toMatchObject({ status_code: 200, response_body: '{}' });
+    expect(await context.store.getIdempotencyRecord('user-alice', 'done')).toBeUndefined();
     await context.store.write((tx) => tx.releaseIdempotencyKey('user-alice', 'never-reserved'));
+  });
+
+  it('locks a key for the rest of its write transaction; the next transaction can lock it again', async () => {
+    expect(await context.store.write(async (tx) => [await tx.lockIdempotencyKey('user-alice', 'key-1'),
+      await tx.lockIdempotencyKey('user-alice', 'key-1'), await tx.lockIdempotencyKey('user-bob', 'key-1')])).toEqual([true, true, true]);
+    expect(await context.store.write((tx) => tx.lockIdempotencyKey('user-alice', 'key-1'))).toBe(true);
   });
 
   it('deletes the keys created strictly before a time, whoever reserved them and whatever their state', async () => {

@@ -359,7 +359,7 @@ describe('storage contract: the store', () => {
     insertCurrency: true, updateCurrency: true, insertAccount: true, updateAccount: true, insertPeriod: true,
     updatePeriod: true, insertEntry: true, setSetting: true, setSettingIfAbsent: true, insertUser: true, updateUser: true,
     insertApiKey: true, insertRefreshToken: true, revokeRefreshToken: true, revokeRefreshFamily: true, revokeUserRefreshTokens: true,
-    recordLoginFailure: true, clearLoginFailures: true, deleteLoginFailuresBefore: true, reserveIdempotencyKey: true,
+    recordLoginFailure: true, clearLoginFailures: true, deleteLoginFailuresBefore: true, lockIdempotencyKey: true, reserveIdempotencyKey: true,
     completeIdempotencyKey: true, releaseIdempotencyKey: true, deleteIdempotencyKeysBefore: true, insertAuditRecord: true,
     sealAuditRecords: true,
   };
