@@ -16,11 +16,11 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `ledger serve --db <location>` and resolves once it listens. */
-export function startServe(location: string): Promise<ServeProcess> {
+/** Starts `ledger serve --db <location>` and resolves once it listens; `env` adds variables. */
+export function startServe(location: string, env: Record<string, string> = {}): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, '--db', location, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-      cwd: ROOT, env: cliEnv({ LEDGER_LOG_LEVEL: 'warn' }),
+      cwd: ROOT, env: cliEnv({ LEDGER_LOG_LEVEL: 'warn', ...env }),
     });
     let printed = '';
     const timer = setTimeout(() => reject(new Error(`ledger serve did not start: ${printed}`)), 30_000);
