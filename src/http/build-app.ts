@@ -12,6 +12,7 @@ import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { BODY_AJV_OPTIONS, addBoundKeywords } from '../schemas/validate.js';
 import { illFormedTextError } from '../schemas/well-formed-text.js';
+import { validationError } from '../domain/errors.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
@@ -90,8 +91,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // no body, so POSTs whose fields are all optional (a reversal) work with or without one.
   app.removeContentTypeParser(['text/plain']);
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  // Bytes that are not UTF-8 are refused, not replaced with U+FFFD: what is stored is what was sent.
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = typeof body === 'string' ? body : utf8.decode(body);
+    } catch {
+      done(validationError('The request body is not valid UTF-8', 'body', 'Send the JSON body encoded as UTF-8'));
+      return;
+    }
     if (text.trim() === '') done(null, undefined);
     else {
       parseJson(request, text, (error, value) => {

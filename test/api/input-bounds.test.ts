@@ -85,6 +85,17 @@ describe('input bounds', () => {
         400, 'VALIDATION_ERROR', 'metadata');
     });
 
+    it('refuses a body whose bytes are not UTF-8, instead of storing replacement characters', async () => {
+      const json = Buffer.from(`{"account_number":"9200","name":"aXb","currency_id":"${books.currency.id}","account_type":"asset","normal_balance":"debit"}`);
+      const bytes = Buffer.concat([json.subarray(0, json.indexOf('X')), Buffer.from([0xff, 0xfe]), json.subarray(json.indexOf('X') + 1)]);
+      const response = await fetch(`${api.baseUrl}/api/v1/accounts`, {
+        method: 'POST', headers: { authorization: `Bearer ${api.apiKey}`, 'content-type': 'application/json' }, body: bytes,
+      });
+      expectError({ status: response.status, body: await response.json(), headers: response.headers }, 400, 'VALIDATION_ERROR', 'body');
+      const listed = dataOf(await api.request('GET', '/api/v1/accounts?limit=200'));
+      expect(listed.map((account: { account_number: string }) => account.account_number)).not.toContain('9200');
+    });
+
     it('stores exactly what it echoes for well-formed text beyond the basic plane', async () => {
       const created = dataOf(await api.request('POST', '/api/v1/periods', { name: 'FY 💶 \ud83d\udcb6', start_date: '2031-01-01', end_date: '2031-12-31' }), 201);
       expect(created.name).toBe('FY 💶 💶');
