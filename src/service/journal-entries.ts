@@ -15,8 +15,17 @@ export async function getJournalEntry(ctx: ServiceContext, id: string): Promise<
   return entryView(entry, await ctx.scaleOf(entry.currency_id));
 }
 
+const MAX_SEARCH_LENGTH = 200;
+
 /** The finding filters (docs/api.md, "Finding entries"), checked and in the store's terms. */
 function searchFilter(filter: EntryListFilter): Pick<EntryFilter, 'words' | 'reference' | 'entry_type' | 'min_amount' | 'max_amount'> {
+  // The HTTP schema checks these lengths too; the command line comes straight here.
+  for (const field of ['q', 'reference'] as const) {
+    const value = filter[field];
+    if (value !== undefined && (value.length === 0 || value.length > MAX_SEARCH_LENGTH)) {
+      throw validationError(`${field} must be 1 to ${MAX_SEARCH_LENGTH} characters`, field);
+    }
+  }
   let words: string[] | undefined;
   if (filter.q !== undefined) {
     words = queryWords(filter.q);

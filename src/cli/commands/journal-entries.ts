@@ -43,6 +43,20 @@ function printEntryList(entries: EntryView[]): void {
   }));
 }
 
+interface ListOptions {
+  period?: string;
+  start?: string;
+  end?: string;
+  account?: string;
+  search?: string;
+  reference?: string;
+  type?: 'standard' | 'reversal' | 'closing';
+  minAmount?: string;
+  maxAmount?: string;
+  limit?: number;
+  cursor?: string;
+}
+
 export function registerJournalEntryCommands(program: Command): void {
   const entries = program.command('journal-entries').description('Journal entries: post, list, reverse, import');
 
@@ -52,11 +66,20 @@ export function registerJournalEntryCommands(program: Command): void {
     .option('--start <date>', 'only entries dated on or after this day')
     .option('--end <date>', 'only entries dated on or before this day')
     .option('--account <account-id>', 'only entries with a line on this account')
+    .option('--search <text>', 'only entries with every word of the text starting a word of their description, reference or line descriptions')
+    .option('--reference <ref>', 'only entries with exactly this reference')
+    .addOption(new Option('--type <type>', 'only entries of this type').choices(['standard', 'reversal', 'closing']))
+    .option('--min-amount <minor-units>', 'only entries whose debits add up to at least this (smallest currency unit)')
+    .option('--max-amount <minor-units>', 'only entries whose debits add up to at most this (smallest currency unit)')
     .option('--limit <n>', 'return one page of at most n entries', parseLimit)
-    .option('--cursor <cursor>', 'continue after a previous page')
-    .addHelpText('after', '\nExample:\n  $ ledger journal-entries list --period 0193... --json')
-    .action(withService(async (service, { json }, options: { period?: string; start?: string; end?: string; account?: string; limit?: number; cursor?: string }) => {
-      const filter = { period_id: options.period, start_date: options.start, end_date: options.end, account_id: options.account };
+    .option('--cursor <cursor>', 'continue after a previous page (with the same filters)')
+    .addHelpText('after', '\nExamples:\n  $ ledger journal-entries list --search "office rent"\n  $ ledger journal-entries list --reference INV-2026-0042 --json')
+    .action(withService(async (service, { json }, options: ListOptions) => {
+      const filter = {
+        period_id: options.period, start_date: options.start, end_date: options.end, account_id: options.account,
+        q: options.search, reference: options.reference, entry_type: options.type,
+        min_amount: options.minAmount, max_amount: options.maxAmount,
+      };
       const page = await collect((cursor) => service.listJournalEntries({ ...filter, limit: options.limit ?? 200, cursor }), options);
       if (json) printJson(page);
       else printEntryList(page.data);
