@@ -232,7 +232,7 @@ describe.concurrent('ledger reports', () => {
   it('general-ledger without --account is a usage error, exit 2', async () => {
     const run = await ledgerAsync(['reports', 'general-ledger'], { db });
     expect(run.status).toBe(2);
-    expect(run.stderr.split('\n')[0]).toBe("error: required option '--account <account-id>' not specified");
+    expect(run.stderr.split('\n')[0]).toBe("error: required option '--account <account>' not specified");
   });
 
   it('refuses an unknown period with exit 4 and an impossible date with exit 1', async () => {

@@ -8,6 +8,7 @@ import { printJson } from '../output.js';
 import { collect } from '../paging.js';
 import { parseLimit } from '../parse.js';
 import { printTable } from '../render/table.js';
+import { resolvedIds } from '../resolve-names.js';
 import { actorFromApiKey, withService } from '../with-service.js';
 
 export function printEntry(entry: EntryView): void {
@@ -62,10 +63,10 @@ export function registerJournalEntryCommands(program: Command): void {
 
   entries.command('list')
     .description('List entries, ordered by entry date then posting order')
-    .option('--period <period-id>', 'only entries in this period')
+    .option('--period <period>', 'only entries in this period (id or name)')
     .option('--start <date>', 'only entries dated on or after this day')
     .option('--end <date>', 'only entries dated on or before this day')
-    .option('--account <account-id>', 'only entries with a line on this account')
+    .option('--account <account>', 'only entries with a line on this account (id, number or name)')
     .option('--search <text>', 'only entries with every word of the text starting a word of their description, reference or line descriptions')
     .option('--reference <ref>', 'only entries with exactly this reference')
     .addOption(new Option('--type <type>', 'only entries of this type').choices(['standard', 'reversal', 'closing']))
@@ -75,8 +76,9 @@ export function registerJournalEntryCommands(program: Command): void {
     .option('--cursor <cursor>', 'continue after a previous page (with the same filters)')
     .addHelpText('after', '\nExamples:\n  $ ledger journal-entries list --search "office rent"\n  $ ledger journal-entries list --reference INV-2026-0042 --json')
     .action(withService(async (service, { json }, options: ListOptions) => {
+      const ids = await resolvedIds(service, { period: options.period, account: options.account });
       const filter = {
-        period_id: options.period, start_date: options.start, end_date: options.end, account_id: options.account,
+        period_id: ids.period, start_date: options.start, end_date: options.end, account_id: ids.account,
         q: options.search, reference: options.reference, entry_type: options.type,
         min_amount: options.minAmount, max_amount: options.maxAmount,
       };

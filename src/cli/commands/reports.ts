@@ -6,6 +6,7 @@ import { printJson } from '../output.js';
 import { parseLimit } from '../parse.js';
 import { printFields } from '../render/format.js';
 import { printTable } from '../render/table.js';
+import { resolvedIds } from '../resolve-names.js';
 import { withService } from '../with-service.js';
 
 export function registerReportCommands(program: Command): void {
@@ -13,11 +14,12 @@ export function registerReportCommands(program: Command): void {
 
   reports.command('trial-balance')
     .description('Debit and credit totals per account, all time or for one period')
-    .option('--period <period-id>', 'only this period')
-    .option('--currency <currency-id>', 'only accounts in this currency')
-    .addHelpText('after', '\nExample:\n  $ ledger reports trial-balance --period 0193...')
+    .option('--period <period>', 'only this period')
+    .option('--currency <currency>', 'only accounts in this currency')
+    .addHelpText('after', '\nExample:\n  $ ledger reports trial-balance --period "June 2026" --currency USD')
     .action(withService(async (service, { json }, options: { period?: string; currency?: string }) => {
-      const report = await service.trialBalance({ period_id: options.period, currency_id: options.currency });
+      const ids = await resolvedIds(service, options);
+      const report = await service.trialBalance({ period_id: ids.period, currency_id: ids.currency });
       if (json) {
         printJson({ data: report });
         return;
@@ -37,22 +39,24 @@ export function registerReportCommands(program: Command): void {
   reports.command('balance-sheet')
     .description('Assets, liabilities and equity as of a date (inclusive) or through the end of a period')
     .option('--as-of <date>', 'include entries dated up to and including this day')
-    .option('--period <period-id>', 'through the end of this period')
-    .option('--currency <currency-id>', 'report currency (default: the retained earnings account\'s)')
+    .option('--period <period>', 'through the end of this period')
+    .option('--currency <currency>', 'report currency (default: the retained earnings account\'s)')
     .addHelpText('after', '\nExample:\n  $ ledger reports balance-sheet --as-of 2026-06-30')
     .action(withService(async (service, { json }, options: { asOf?: string; period?: string; currency?: string }) => {
-      const report = await service.balanceSheet({ as_of_date: options.asOf, period_id: options.period, currency_id: options.currency });
+      const ids = await resolvedIds(service, { period: options.period, currency: options.currency });
+      const report = await service.balanceSheet({ as_of_date: options.asOf, period_id: ids.period, currency_id: ids.currency });
       if (json) printJson({ data: report });
       else printBalanceSheet(report);
     }));
 
   reports.command('income-statement')
     .description('Revenue, expenses and net income of a period, or of all time (closing entries excluded)')
-    .option('--period <period-id>', 'only this period (default: all time)')
-    .option('--currency <currency-id>', 'report currency (default: the retained earnings account\'s)')
+    .option('--period <period>', 'only this period (default: all time)')
+    .option('--currency <currency>', 'report currency (default: the retained earnings account\'s)')
     .addHelpText('after', '\nExample:\n  $ ledger reports income-statement --period 0193...')
     .action(withService(async (service, { json }, options: { period?: string; currency?: string }) => {
-      const report = await service.incomeStatement({ period_id: options.period, currency_id: options.currency });
+      const ids = await resolvedIds(service, options);
+      const report = await service.incomeStatement({ period_id: ids.period, currency_id: ids.currency });
       if (json) {
         printJson({ data: report });
         return;
@@ -69,16 +73,17 @@ export function registerReportCommands(program: Command): void {
 
   reports.command('general-ledger')
     .description('Every line of an account (a control account: of its sub-accounts) with running balances')
-    .requiredOption('--account <account-id>', 'the account')
+    .requiredOption('--account <account>', 'the account (id, number or name)')
     .option('--start <date>', 'first day')
     .option('--end <date>', 'last day')
-    .option('--period <period-id>', 'the dates of this period')
+    .option('--period <period>', 'the dates of this period')
     .addOption(new Option('--sort <order>', 'oldest first (asc) or newest first (desc)').choices(['asc', 'desc']))
     .option('--limit <n>', 'return one page of at most n lines (--cursor continues)', parseLimit)
     .option('--cursor <cursor>', 'continue after a previous page')
-    .addHelpText('after', '\nExample:\n  $ ledger reports general-ledger --account 0193... --start 2026-01-01 --end 2026-03-31')
+    .addHelpText('after', '\nExample:\n  $ ledger reports general-ledger --account 4000 --start 2026-01-01 --end 2026-03-31')
     .action(withService(async (service, { json }, options: { account: string; start?: string; end?: string; period?: string; sort?: 'asc' | 'desc'; limit?: number; cursor?: string }) => {
-      const query = { account_id: options.account, start_date: options.start, end_date: options.end, period_id: options.period, sort: options.sort };
+      const ids = await resolvedIds(service, { account: options.account, period: options.period });
+      const query = { account_id: ids.account, start_date: options.start, end_date: options.end, period_id: ids.period, sort: options.sort };
       let report: GeneralLedgerView;
       if (options.limit !== undefined) {
         report = await service.generalLedger({ ...query, limit: options.limit, cursor: options.cursor });
