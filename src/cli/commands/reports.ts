@@ -4,7 +4,7 @@ import type { BalanceSheet } from '../../domain/reports/balance-sheet.js';
 import type { GeneralLedgerView } from '../../schemas/report.js';
 import { printJson } from '../output.js';
 import { parseLimit } from '../parse.js';
-import { printFields } from '../render/format.js';
+import { groupThousands, printFields } from '../render/format.js';
 import { printTable } from '../render/table.js';
 import { resolvedIds } from '../resolve-names.js';
 import { withService } from '../with-service.js';
@@ -24,16 +24,26 @@ export function registerReportCommands(program: Command): void {
         printJson({ data: report });
         return;
       }
-      printTable(['NUMBER', 'ACCOUNT', 'TYPE', 'DEBITS', 'CREDITS', 'BALANCE'], report.rows.map((row) => [
-        row.account_number, row.account_name, row.account_type, row.display_debit_total, row.display_credit_total,
-        row.display_net_balance,
-      ]), { rightAligned: [3, 4, 5] });
-      for (const total of report.totals) {
-        // People read currency codes, not ids; the id stays in the --json output.
-        const { code } = await service.getCurrency(total.currency_id);
-        process.stdout.write(`Total ${code}: debits ${total.display_debit_total}, credits ${total.display_credit_total}`
-          + ` (${total.is_balanced ? 'balanced' : 'NOT BALANCED'})\n`);
+      // Grouped by currency (by code), each group followed by its totals: amounts of different
+      // currencies never share a column unlabelled.
+      const codes = new Map<string, string>();
+      for (const id of new Set([...report.rows.map((row) => row.currency_id), ...report.totals.map((total) => total.currency_id)])) {
+        codes.set(id, (await service.getCurrency(id)).code);
       }
+      const rows: string[][] = [];
+      for (const [id, code] of [...codes].sort(([, a], [, b]) => compareText(a, b))) {
+        for (const row of report.rows.filter((candidate) => candidate.currency_id === id)) {
+          rows.push([code, row.account_number, row.account_name, row.account_type, groupThousands(row.display_debit_total),
+            groupThousands(row.display_credit_total), groupThousands(row.display_net_balance)]);
+        }
+        const total = report.totals.find((candidate) => candidate.currency_id === id);
+        if (total) {
+          rows.push([code, '', `Total${total.is_balanced ? '' : ' (NOT BALANCED)'}`, '', groupThousands(total.display_debit_total),
+            groupThousands(total.display_credit_total), '']);
+        }
+      }
+      printTable(['CURRENCY', 'NUMBER', 'ACCOUNT', 'TYPE', 'DEBITS', 'CREDITS', 'BALANCE'], rows, { rightAligned: [4, 5, 6] });
+      process.stdout.write(report.is_balanced ? 'Balanced\n' : 'NOT BALANCED\n');
     }));
 
   reports.command('balance-sheet')
@@ -46,7 +56,7 @@ export function registerReportCommands(program: Command): void {
       const ids = await resolvedIds(service, { period: options.period, currency: options.currency });
       const report = await service.balanceSheet({ as_of_date: options.asOf, period_id: ids.period, currency_id: ids.currency });
       if (json) printJson({ data: report });
-      else printBalanceSheet(report);
+      else printBalanceSheet(report, (await service.getCurrency(report.currency_id)).code);
     }));
 
   reports.command('income-statement')
@@ -61,14 +71,15 @@ export function registerReportCommands(program: Command): void {
         printJson({ data: report });
         return;
       }
+      const code = (await service.getCurrency(report.currency_id)).code;
       const rows = [
-        ...report.revenue.map((row) => ['Revenue', row.account_number, row.account_name, row.display_amount]),
-        ['', '', 'Total revenue', report.display_total_revenue],
-        ...report.expenses.map((row) => ['Expenses', row.account_number, row.account_name, row.display_amount]),
-        ['', '', 'Total expenses', report.display_total_expenses],
-        ['', '', 'Net income', report.display_net_income],
-      ];
-      printTable(['SECTION', 'NUMBER', 'ACCOUNT', 'AMOUNT'], rows, { rightAligned: [3] });
+        ...report.revenue.map((row) => [code, 'Revenue', row.account_number, row.account_name, row.display_amount]),
+        [code, '', '', 'Total revenue', report.display_total_revenue],
+        ...report.expenses.map((row) => [code, 'Expenses', row.account_number, row.account_name, row.display_amount]),
+        [code, '', '', 'Total expenses', report.display_total_expenses],
+        [code, '', '', 'Net income', report.display_net_income],
+      ].map(([first, ...rest]) => [first!, ...rest.slice(0, -1), groupThousands(rest[rest.length - 1]!)]);
+      printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'AMOUNT'], rows, { rightAligned: [4] });
     }));
 
   reports.command('general-ledger')
@@ -99,25 +110,30 @@ export function registerReportCommands(program: Command): void {
         printJson({ data: report });
         return;
       }
-      printFields([['Account', `${report.account_number} ${report.account_name}`],
+      const code = (await service.getCurrency(report.currency_id)).code;
+      printFields([['Account', `${report.account_number} ${report.account_name}`], ['Currency', code],
         ['Range', `${report.start_date ?? 'beginning'} to ${report.end_date ?? 'today'}`],
-        ['Starting balance', report.display_starting_balance]]);
+        ['Starting balance', groupThousands(report.display_starting_balance)]]);
       printTable(['DATE', 'DESCRIPTION', 'ACCOUNT', 'DEBIT', 'CREDIT', 'BALANCE'], report.lines.map((line) => [
-        line.entry_date, line.description, line.account_number, line.debit_amount === '0' ? '' : line.display_debit,
-        line.credit_amount === '0' ? '' : line.display_credit, line.display_running_balance,
+        line.entry_date, line.description, line.account_number, line.debit_amount === '0' ? '' : groupThousands(line.display_debit),
+        line.credit_amount === '0' ? '' : groupThousands(line.display_credit), groupThousands(line.display_running_balance),
       ]), { rightAligned: [3, 4, 5] });
-      printFields([['Ending balance', report.display_ending_balance]]);
+      printFields([['Ending balance', groupThousands(report.display_ending_balance)]]);
       if (report.has_more) process.stdout.write(`More lines: --cursor ${report.next_cursor}\n`);
     }));
 }
 
-function printBalanceSheet(report: BalanceSheet): void {
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function printBalanceSheet(report: BalanceSheet, code: string): void {
   const rows: string[][] = [];
   for (const [title, section] of [['Assets', report.assets], ['Liabilities', report.liabilities], ['Equity', report.equity]] as const) {
-    for (const account of section.accounts) rows.push([title, account.account_number ?? '', account.account_name, account.display_balance]);
-    rows.push(['', '', `Total ${title.toLowerCase()}`, section.display_total]);
+    for (const account of section.accounts) rows.push([code, title, account.account_number ?? '', account.account_name, groupThousands(account.display_balance)]);
+    rows.push([code, '', '', `Total ${title.toLowerCase()}`, groupThousands(section.display_total)]);
   }
-  rows.push(['', '', 'Total liabilities and equity', report.display_total_liabilities_and_equity]);
-  printTable(['SECTION', 'NUMBER', 'ACCOUNT', 'BALANCE'], rows, { rightAligned: [3] });
+  rows.push([code, '', '', 'Total liabilities and equity', groupThousands(report.display_total_liabilities_and_equity)]);
+  printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'BALANCE'], rows, { rightAligned: [4] });
   process.stdout.write(`As of ${report.as_of_date ?? 'all dates'}: ${report.is_balanced ? 'balanced' : 'NOT BALANCED'}\n`);
 }
