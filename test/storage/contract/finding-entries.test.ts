@@ -79,6 +79,17 @@ describe('storage contract: finding entries', () => {
     expect(await search('müll')).toEqual(ids([e.rent]));
   });
 
+  it('posts an entry without any word, found by the other filters only', async () => {
+    const wordless = fixtures.entry({
+      date: '2026-01-03', period: books.january, description: '— / —', reference: '#',
+      lines: [debit(books.rent, 7), credit(books.cash, 7, '...')],
+    });
+    await post(wordless);
+    expect(await list({ max_amount: 7n })).toEqual(ids([wordless]));
+    expect(await list({ reference: '#' })).toEqual(ids([wordless]));
+    expect(await search('a')).toEqual([]);
+  });
+
   it('finds entries by their exact reference', async () => {
     const e = await postBooks();
     expect(await list({ reference: 'INV-2026/0042' })).toEqual(ids([e.rent]));
