@@ -7,7 +7,7 @@ import { recordAudit } from './audit-log.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, hashToken, newRefreshToken } from './auth/access-tokens.js';
 import { hashPassword, needsRehash, verifyPassword } from './auth/passwords.js';
 import type { ServiceContext } from './context.js';
-import type { LedgerTx } from './ports/ledger-store.js';
+import type { LedgerTx, StoredUser } from './ports/ledger-store.js';
 import { ADMIN_PERMISSIONS, actorOfUser, getUser, newHumanUser, recordUserCreated, unauthorized } from './users.js';
 
 /** Compared against when the e-mail is unknown, so that case costs the same as a wrong password. */
@@ -47,45 +47,53 @@ function invalidLogin(): LedgerError {
 }
 
 /**
- * `requestId` is the HTTP request's, for the audit log. A failed login is recorded (and counted by
- * the throttle) in a transaction that commits before the refusal is raised; the record names the
- * user whose e-mail was tried, never the text typed (which may be a mistyped password), and
- * nothing when no user has that e-mail. Logins refused by the throttle check no password and
- * are not recorded.
+ * `requestId` is the HTTP request's, for the audit log. The throttle counts the attempt before the
+ * password is hashed (docs/security.md); a failed login is recorded in the audit log in a
+ * transaction that commits before the refusal is raised; the record names the user whose e-mail
+ * was tried, never the text typed (which may be a mistyped password), and nothing when no user has
+ * that e-mail. Logins refused by the throttle check no password and are not audited (the security
+ * log of the server notes them).
  */
 export async function login(ctx: ServiceContext, input: LoginInput, clientKey: string, requestId?: string): Promise<TokenPairView> {
-  const emailKey = `email:${input.email.trim().toLowerCase()}`;
-  const keys = [emailKey, `client:${clientKey}`];
-  const waitSeconds = await ctx.loginThrottle.retryAfterSeconds(keys);
-  if (waitSeconds > 0) {
-    throw new LedgerError('RATE_LIMITED', `Too many failed logins; try again in ${waitSeconds} seconds`, {
-      suggestion: `Wait ${waitSeconds} seconds before trying again`, retryAfterSeconds: waitSeconds,
+  // Counted (as a failure until it succeeds) before the password is hashed; throws RATE_LIMITED.
+  const attempt = await ctx.loginThrottle.begin(input.email, clientKey);
+  try {
+    let user: StoredUser | undefined;
+    let passwordOk: boolean;
+    try {
+      user = await ctx.store.findUserByEmail(input.email.trim());
+      decoyHash ??= hashPassword('decoy password for unknown e-mails', ctx.options.scryptCost);
+      passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash));
+    } catch (error) {
+      // No password was checked (the hash queue was full, the database failed): not a failure.
+      await attempt.abandon().catch(() => {});
+      throw error;
+    }
+    if (!user || !passwordOk || !user.is_active || user.user_type !== 'human') {
+      const target = user;
+      await ctx.store.write(async (tx) => {
+        await recordAudit(ctx, tx, null, {
+          action: 'auth.login_failed', target_type: target ? 'user' : null, target_id: target?.id ?? null,
+        }, { requestId });
+      });
+      throw invalidLogin();
+    }
+    const found = user;
+    const sessionId = ctx.runtime.newId();
+    // A hash made at a lower cost than today's is replaced now, while the password is at hand.
+    const rehashed = found.password_hash !== null && needsRehash(found.password_hash, ctx.options.scryptCost)
+      ? await hashPassword(input.password, ctx.options.scryptCost) : undefined;
+    const { refreshToken } = await ctx.store.write(async (tx) => {
+      await attempt.succeeded(tx);
+      if (rehashed !== undefined) await tx.updateUser(found.id, { password_hash: rehashed });
+      const stored = await storeRefreshToken(ctx, tx, found.id, sessionId);
+      await recordAudit(ctx, tx, sessionActor(found, sessionId, requestId), { action: 'auth.login', target_type: 'user', target_id: found.id });
+      return stored;
     });
+    return await tokenPair(ctx, found.id, sessionId, refreshToken);
+  } finally {
+    attempt.release();
   }
-  const user = await ctx.store.findUserByEmail(input.email.trim());
-  decoyHash ??= hashPassword('decoy password for unknown e-mails', ctx.options.scryptCost);
-  const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash));
-  if (!user || !passwordOk || !user.is_active || user.user_type !== 'human') {
-    await ctx.store.write(async (tx) => {
-      await ctx.loginThrottle.recordFailure(tx, keys);
-      await recordAudit(ctx, tx, null, {
-        action: 'auth.login_failed', target_type: user ? 'user' : null, target_id: user?.id ?? null,
-      }, { requestId });
-    });
-    throw invalidLogin();
-  }
-  const sessionId = ctx.runtime.newId();
-  // A hash made at a lower cost than today's is replaced now, while the password is at hand.
-  const rehashed = user.password_hash !== null && needsRehash(user.password_hash, ctx.options.scryptCost)
-    ? await hashPassword(input.password, ctx.options.scryptCost) : undefined;
-  const { refreshToken } = await ctx.store.write(async (tx) => {
-    await ctx.loginThrottle.clear(tx, emailKey);
-    if (rehashed !== undefined) await tx.updateUser(user.id, { password_hash: rehashed });
-    const stored = await storeRefreshToken(ctx, tx, user.id, sessionId);
-    await recordAudit(ctx, tx, sessionActor(user, sessionId, requestId), { action: 'auth.login', target_type: 'user', target_id: user.id });
-    return stored;
-  });
-  return tokenPair(ctx, user.id, sessionId, refreshToken);
 }
 
 /**
