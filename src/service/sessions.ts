@@ -1,11 +1,11 @@
 /** Logging in and out: token pairs, refresh-token rotation with reuse detection, first-user setup. */
-import { LedgerError } from '../domain/errors.js';
+import { LedgerError, validationError } from '../domain/errors.js';
 import type { User } from '../domain/types.js';
-import type { LoginInput, RefreshInput, SetupInput, TokenPairView, UserView } from '../schemas/user.js';
+import type { ChangePasswordInput, LoginInput, RefreshInput, SetupInput, TokenPairView, UserView } from '../schemas/user.js';
 import type { Actor } from './actor.js';
 import { recordAudit } from './audit-log.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, hashToken, newRefreshToken } from './auth/access-tokens.js';
-import { hashPassword, needsRehash, verifyPassword } from './auth/passwords.js';
+import { assertPasswordAcceptable, hashPassword, needsRehash, verifyPassword } from './auth/passwords.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerTx, StoredUser } from './ports/ledger-store.js';
 import { ADMIN_PERMISSIONS, actorOfUser, getUser, newHumanUser, recordUserCreated, unauthorized } from './users.js';
@@ -143,6 +143,57 @@ export async function logout(ctx: ServiceContext, input: RefreshInput, requestId
     }, { occurredAt: now, requestId });
     return { revoked: true };
   });
+}
+
+/**
+ * "Sign out everywhere": revokes every refresh token of the actor's user, which ends every login
+ * session and so every access token at once (API keys are not sessions and stay valid).
+ */
+export async function logoutAll(ctx: ServiceContext, actor: Actor): Promise<{ revoked: boolean }> {
+  return ctx.store.write(async (tx) => {
+    const now = ctx.now();
+    await tx.revokeUserRefreshTokens(actor.user_id, now);
+    await recordAudit(ctx, tx, actor, { action: 'auth.logout_all', target_type: 'user', target_id: actor.user_id }, { occurredAt: now });
+    return { revoked: true };
+  });
+}
+
+/**
+ * Changes a human user's password, given the current one (a wrong one counts as a failed login of
+ * that e-mail from `clientKey`). Every session of the user ends, the one asking included, and a
+ * new session begins: the answer is its token pair.
+ */
+export async function changePassword(ctx: ServiceContext, actor: Actor, input: ChangePasswordInput, clientKey: string): Promise<TokenPairView> {
+  const user = await ctx.store.getUser(actor.user_id);
+  if (!user || user.user_type !== 'human' || user.email === null || user.password_hash === null) {
+    throw new LedgerError('FORBIDDEN', 'Only human users have a password', { suggestion: 'Service accounts rotate their API key instead' });
+  }
+  assertPasswordAcceptable(input.new_password, 'new_password');
+  if (input.new_password === input.current_password) {
+    throw validationError('The new password is the current one', 'new_password', 'Choose a password you have not used here');
+  }
+  const attempt = await ctx.loginThrottle.begin(user.email, clientKey);
+  try {
+    if (!(await verifyPassword(input.current_password, user.password_hash))) {
+      throw validationError('The current password is wrong', 'current_password', 'Send the password you log in with now');
+    }
+    const newHash = await hashPassword(input.new_password, ctx.options.scryptCost);
+    const sessionId = ctx.runtime.newId();
+    const { refreshToken } = await ctx.store.write(async (tx) => {
+      await attempt.succeeded(tx);
+      const now = ctx.now();
+      await tx.updateUser(user.id, { password_hash: newHash });
+      await tx.revokeUserRefreshTokens(user.id, now);
+      const stored = await storeRefreshToken(ctx, tx, user.id, sessionId);
+      await recordAudit(ctx, tx, sessionActor(user, sessionId, actor.request_id), {
+        action: 'auth.password_change', target_type: 'user', target_id: user.id,
+      }, { occurredAt: now });
+      return stored;
+    });
+    return await tokenPair(ctx, user.id, sessionId, refreshToken);
+  } finally {
+    attempt.release();
+  }
 }
 
 export async function me(ctx: ServiceContext, actor: Actor): Promise<UserView> {
