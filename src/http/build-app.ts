@@ -18,6 +18,7 @@ import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { clientErrorHandler, frameworkErrorHandler, needsAuthentication } from './plugins/malformed-requests.js';
 import { pathOf, registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerSecurityLog } from './plugins/security-log.js';
 import { accountRoutes } from './routes/accounts.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { authRoutes } from './routes/auth.js';
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerSecurityHeaders(app, options.corsOrigins ?? []);
+  registerSecurityLog(app);
   // Unknown /api/v1 paths answer only authenticated callers, and authentication comes before the
   // body is read (docs/errors.md), so a stranger learns nothing from a 413 or a 400 either.
   app.addHook('onRequest', async (request) => {
