@@ -19,7 +19,7 @@ const DOCUMENTED_COMMANDS = [
   'journal-entries list', 'journal-entries get', 'journal-entries create', 'journal-entries reverse', 'journal-entries import',
   'periods list', 'periods get', 'periods create', 'periods close',
   'reports trial-balance', 'reports balance-sheet', 'reports income-statement', 'reports general-ledger',
-  'users list', 'users get', 'users create', 'users create-service-account',
+  'users list', 'users get', 'users create', 'users create-service-account', 'users rotate-key',
   'settings get', 'settings set retained-earnings-account',
   'audit-log',
   'export', 'copy', 'verify', 'backup', 'mcp',
