@@ -12,6 +12,7 @@ import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { BODY_AJV_OPTIONS, addBoundKeywords } from '../schemas/validate.js';
 import { illFormedTextError } from '../schemas/well-formed-text.js';
+import { MAX_JSON_NESTING, nestsDeeperThan } from '../schemas/json-depth.js';
 import { validationError } from '../domain/errors.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
@@ -114,7 +115,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return;
     }
     if (text.trim() === '') done(null, undefined);
-    else {
+    else if (nestsDeeperThan(text, MAX_JSON_NESTING)) {
+      done(validationError(`The request body nests deeper than ${MAX_JSON_NESTING} levels`, 'body',
+        'Send a flatter body: no field of the API nests more than a few levels'));
+    } else {
       parseJson(request, text, (error, value) => {
         if (error) return done(error);
         const illFormed = illFormedTextError(value);
