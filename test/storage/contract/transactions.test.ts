@@ -357,7 +357,7 @@ describe('storage contract: the store', () => {
   };
   const TX_WRITE_METHODS: Record<Exclude<keyof LedgerTx, keyof LedgerStore>, true> = {
     insertCurrency: true, updateCurrency: true, insertAccount: true, updateAccount: true, insertPeriod: true,
-    updatePeriod: true, insertEntry: true, setSetting: true, setSettingIfAbsent: true, insertUser: true, updateUser: true,
+    updatePeriod: true, insertEntry: true, setSetting: true, deleteSetting: true, setSettingIfAbsent: true, insertUser: true, updateUser: true,
     insertApiKey: true, insertRefreshToken: true, revokeRefreshToken: true, revokeRefreshFamily: true,
     recordLoginFailure: true, clearLoginFailures: true, deleteLoginFailuresBefore: true, reserveIdempotencyKey: true,
     completeIdempotencyKey: true, releaseIdempotencyKey: true, deleteIdempotencyKeysBefore: true, insertAuditRecord: true,
