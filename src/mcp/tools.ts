@@ -164,14 +164,17 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'close_period', title: 'Close a period', writes: true, permission: 'periods:close', input: ClosePeriodArguments,
-    description: 'Close a financial period permanently (needs periods:close): posts its closing entry, which moves every revenue '
-      + 'and expense balance of the period to the retained earnings account, and refuses further posts into it. It cannot be '
-      + 'undone: call it first with preview: true, which returns the closing entry and commits nothing. '
+    description: 'Close a financial period permanently (needs periods:close): posts its closing entries (one per currency), which '
+      + 'move every revenue and expense balance of the period to that currency\'s retained earnings account, and refuses further '
+      + 'posts into it. It cannot be undone: call it first with preview: true, which returns the closing entries (closing_entries; '
+      + 'closing_entry is the default currency\'s) and commits nothing. '
       + 'Example: {"id": "0190...", "preview": true}.',
     async run(context, { id, preview }) {
       const actor = await writerOf(context);
       const result = await context.service.closePeriod(actor, id, preview === true);
-      const what = result.closing_entry === null ? 'no closing entry (no revenue or expense activity)' : entryLine(result.closing_entry);
+      // One closing entry per currency with revenue or expense activity, the default currency's first.
+      const what = result.closing_entries.length === 0 ? 'no closing entry (no revenue or expense activity)'
+        : result.closing_entries.map(entryLine).join('; ');
       return { body: { data: result },
         text: `${preview === true ? 'Preview, nothing was changed. Closing' : 'Closed'} period ${result.period.name}: ${what}` };
     },

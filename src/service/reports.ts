@@ -42,7 +42,9 @@ async function periodOf(reads: LedgerReads, id: string | undefined): Promise<Per
 
 /**
  * A report in one currency uses the one asked for, else the retained earnings account's, else the
- * only currency in use; with several and no choice it asks for currency_id.
+ * only currency with posted lines (a currency whose accounts never moved does not count); with
+ * several and no choice it asks for currency_id. A ledger with no posted line at all falls back to
+ * the only currency that has accounts, or the only currency, so an empty report still answers.
  */
 async function reportCurrency(reads: LedgerReads, inputs: ReportInputs, requested: string | undefined): Promise<string> {
   if (requested !== undefined) {
@@ -52,8 +54,10 @@ async function reportCurrency(reads: LedgerReads, inputs: ReportInputs, requeste
   const retainedEarningsId = await reads.getSetting(RETAINED_EARNINGS_KEY);
   const retainedEarnings = retainedEarningsId === undefined ? undefined : inputs.accounts.get(retainedEarningsId);
   if (retainedEarnings) return retainedEarnings.currency_id;
-  const inUse = new Set([...inputs.accounts.values()].map((account) => account.currency_id));
-  const candidates = inUse.size > 0 ? [...inUse] : [...inputs.scales.keys()];
+  const posted = [...(await reads.allCurrencyDebitTotals()).keys()];
+  const withAccounts = new Set([...inputs.accounts.values()].map((account) => account.currency_id));
+  let candidates = posted;
+  if (candidates.length === 0) candidates = withAccounts.size > 0 ? [...withAccounts] : [...inputs.scales.keys()];
   if (candidates.length === 1) return candidates[0]!;
   throw validationError('The ledger has several currencies (or none); choose one', 'currency_id',
     'Pass currency_id; reports never add amounts of different currencies');

@@ -252,7 +252,7 @@ describe('ledger settings', () => {
     const run = ledger(['--json', 'settings', 'set', 'retained-earnings-account', books.cash.id], { db });
     expect(run.status).toBe(1);
     expect(JSON.parse(run.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: 'retained_earnings_account_id' });
-    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { retained_earnings_account_id: books.equity.id } });
+    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {} } });
   });
 
   it('set retained-earnings-account changes the setting', async () => {
@@ -261,7 +261,7 @@ describe('ledger settings', () => {
     }));
     expect(ledger(['settings', 'set', 'retained-earnings-account', other.id], { db }))
       .toEqual({ status: 0, stdout: `Retained earnings account: ${other.id}\n`, stderr: '' });
-    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { retained_earnings_account_id: other.id } });
+    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { retained_earnings_account_id: other.id, retained_earnings_account_ids: {} } });
   });
 });
 

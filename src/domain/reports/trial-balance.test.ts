@@ -73,8 +73,8 @@ describe('buildTrialBalance', () => {
       // acme: 1200.00 - 1000.00 = 200.00. The control account 1200 has no row of its own.
       row('receivables-acme', '1200-01', 'asset', 'usd', 'receivables', '120000', '100000', '20000', ['1200.00', '1000.00', '200.00']),
       row('receivables-globex', '1200-02', 'asset', 'usd', 'receivables', '30000', '0', '30000', ['300.00', '0.00', '300.00']),
-      // The contra asset is credit-normal, so its net is credits - debits = 50.00.
-      row('depreciation', '1590', 'asset', 'usd', null, '0', '5000', '5000', ['0.00', '50.00', '50.00']),
+      // The contra asset is signed as an asset, debits - credits = -50.00, as the balance sheet shows it.
+      row('depreciation', '1590', 'asset', 'usd', null, '0', '5000', '-5000', ['0.00', '50.00', '-50.00']),
       row('loan', '2000', 'liability', 'usd', null, '0', '500000', '500000', ['0.00', '5000.00', '5000.00']),
       row('sales', '4000', 'revenue', 'usd', null, '0', '150000', '150000', ['0.00', '1500.00', '1500.00']),
       row('fees', '4100', 'revenue', 'eth', null, '0', '2000000000000000001', '2000000000000000001',

@@ -1,8 +1,10 @@
 /**
  * Trial balance: one row per posting account with activity (gross debit and credit totals of its
- * lines), totals per currency, balanced when debits equal credits in every currency.
+ * lines), totals per currency, balanced when debits equal credits in every currency. A row's
+ * net_balance is signed as the balance sheet signs it (by the side of the account's type), so a
+ * contra account shows negative here, on the balance sheet and in the chart of accounts alike.
  */
-import { netBalance } from '../accounts/new-account.js';
+import { sectionBalance } from '../accounts/new-account.js';
 import type { Totals } from '../types.js';
 import { type ReportInputs, byAccountNumber, hasActivity, money } from './report-inputs.js';
 
@@ -57,7 +59,7 @@ export function buildTrialBalance(
     perCurrency.set(account.currency_id, sum);
     const debit = money(total.debit_total, scale);
     const credit = money(total.credit_total, scale);
-    const net = money(netBalance(account.normal_balance, total.debit_total, total.credit_total), scale);
+    const net = money(sectionBalance(account.account_type, total.debit_total, total.credit_total), scale);
     return {
       account_id: account.id, account_number: account.account_number, account_name: account.name,
       account_type: account.account_type, currency_id: account.currency_id, parent_id: account.parent_id,

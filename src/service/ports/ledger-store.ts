@@ -225,6 +225,8 @@ export interface LedgerWrites {
   insertEntry(entry: JournalEntry): Promise<ChainLink>;
 
   setSetting(key: string, value: string): Promise<void>;
+  /** Removes a setting; nothing happens when the key has no value. */
+  deleteSetting(key: string): Promise<void>;
   /** Stores the value only when the key has none yet (two processes racing agree on one value). */
   setSettingIfAbsent(key: string, value: string): Promise<void>;
 

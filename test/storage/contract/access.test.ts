@@ -37,6 +37,19 @@ describe('storage contract: settings', () => {
     ]));
   });
 
+  it('deletes a setting, and deleting an unknown key changes nothing', async () => {
+    await context.store.write(async (tx) => {
+      await tx.setSetting('retained_earnings_account_id:eur', 'account-3150');
+      await tx.setSetting('retained_earnings_account_id', 'account-3000');
+    });
+    await context.store.write(async (tx) => {
+      await tx.deleteSetting('retained_earnings_account_id:eur');
+      await tx.deleteSetting('never-set');
+    });
+    expect(await context.store.getSetting('retained_earnings_account_id:eur')).toBeUndefined();
+    expect(await context.store.allSettings()).toEqual(new Map([['retained_earnings_account_id', 'account-3000']]));
+  });
+
   it('keeps the first value of a setting stored only when absent, also against a later setSettingIfAbsent', async () => {
     await context.store.write((tx) => tx.setSettingIfAbsent('jwt_secret', 'first'));
     await context.store.write((tx) => tx.setSettingIfAbsent('jwt_secret', 'second'));
