@@ -181,8 +181,9 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'trial_balance', title: 'Trial balance', writes: false, input: TrialBalanceQuery,
-    description: 'Trial balance: every account\'s debit and credit totals and net balance, all time or within period_id, in one '
-      + `currency (currency_id) or all; is_balanced says whether debits equal credits. ${AMOUNTS} Example: {"period_id": "0190..."}.`,
+    description: 'Trial balance: every account\'s debit and credit totals, net balance and debit/credit balance columns: balances '
+      + 'of all time or through as_of_date, or the movement within period_id or start_date..end_date (basis and label say which), in '
+      + `one currency (currency_id) or all; is_balanced says whether debits equal credits. ${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
     async run(context, args) {
       const report = await context.service.trialBalance(args);
       const rows = report.rows.map((row) => `${row.account_number} ${row.account_name}: Dr ${row.display_debit_total} Cr ${row.display_credit_total}`);
@@ -202,7 +203,8 @@ export const TOOLS: readonly LedgerTool[] = [
   tool({
     name: 'income_statement', title: 'Income statement', writes: false, input: IncomeStatementQuery,
     description: 'Income statement of one currency for period_id, a date range (start_date, end_date) or all time: revenue and '
-      + `expense accounts and net income; closing entries are left out. ${AMOUNTS} Example: {"period_id": "0190..."}.`,
+      + 'expense accounts and net income; closing entries are left out. columns ("month" or "quarter") adds the months or quarters of '
+      + `the range side by side. ${AMOUNTS} Example: {"start_date": "2026-01-01", "end_date": "2026-06-30", "columns": "month"}.`,
     async run(context, args) {
       const report = await context.service.incomeStatement(args);
       return { body: { data: report }, text: `Income statement: revenue ${report.display_total_revenue}, expenses `

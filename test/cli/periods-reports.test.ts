@@ -121,13 +121,14 @@ describe.concurrent('ledger reports', () => {
     expect(await ledgerAsync(['reports', 'trial-balance'], { db })).toEqual({
       status: 0, stderr: '',
       stdout: [
-        'NUMBER    ACCOUNT            TYPE      DEBITS  CREDITS  BALANCE',
-        '1000      Cash               asset     850.00   400.00   450.00',
-        '1200-001  Acme Ltd           asset    1000.00   600.00   400.00',
-        '3000      Retained Earnings  equity      0.00   600.00   600.00',
-        '4000      Sales              revenue  1000.00  1250.00   250.00',
+        'Balances, all time',
+        'NUMBER    ACCOUNT            TYPE      DEBITS  CREDITS  BALANCE  DEBIT BALANCE  CREDIT BALANCE',
+        '1000      Cash               asset     850.00   400.00   450.00         450.00',
+        '1200-001  Acme Ltd           asset    1000.00   600.00   400.00         400.00',
+        '3000      Retained Earnings  equity      0.00   600.00   600.00                         600.00',
+        '4000      Sales              revenue  1000.00  1250.00   250.00                         250.00',
         '6000      Rent               expense   400.00   400.00     0.00',
-        'Total USD: debits 3250.00, credits 3250.00 (balanced)',
+        'Total USD: debits 3250.00, credits 3250.00, debit balances 850.00, credit balances 850.00 (balanced)',
         '',
       ].join('\n'),
     });
@@ -135,10 +136,11 @@ describe.concurrent('ledger reports', () => {
 
   it('trial-balance --period covers only that period', async () => {
     expect((await ledgerAsync(['reports', 'trial-balance', '--period', q2], { db })).stdout).toBe([
-      'NUMBER  ACCOUNT  TYPE     DEBITS  CREDITS  BALANCE',
-      '1000    Cash     asset    250.00     0.00   250.00',
-      '4000    Sales    revenue    0.00   250.00   250.00',
-      'Total USD: debits 250.00, credits 250.00 (balanced)',
+      'Movement of Q2 2026 from 2026-04-01 to 2026-06-30 (activity in the range, not balances)',
+      'NUMBER  ACCOUNT  TYPE     DEBITS  CREDITS  BALANCE  DEBIT BALANCE  CREDIT BALANCE',
+      '1000    Cash     asset    250.00     0.00   250.00         250.00',
+      '4000    Sales    revenue    0.00   250.00   250.00                         250.00',
+      'Total USD: debits 250.00, credits 250.00, debit balances 250.00, credit balances 250.00 (balanced)',
       '',
     ].join('\n'));
   });
