@@ -5,6 +5,7 @@ import { buildApp } from '../http/build-app.js';
 import { parseCorsOrigins } from '../http/plugins/security-headers.js';
 import { describeDatabaseLocation, parseDatabaseLocation } from './database-location.js';
 import { initLedger, ledgerExists, openLedger } from './open-ledger.js';
+import { parseTrustProxy } from './trust-proxy-setting.js';
 
 export interface ServerOptions {
   /** A SQLite file path or a PostgreSQL URL. */
@@ -18,12 +19,14 @@ export async function startServer(options: ServerOptions): Promise<void> {
     await initLedger(options.database);
     process.stdout.write(`Initialised a new ledger database at ${describeDatabaseLocation(parseDatabaseLocation(options.database))}\n`);
   }
+  const trustProxy = parseTrustProxy(process.env.LEDGER_TRUST_PROXY);
   const service = await openLedger(options.database);
   const bodyLimitBytes = process.env.LEDGER_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BODY_LIMIT_BYTES) : undefined;
   const batchBodyLimitBytes = process.env.LEDGER_BATCH_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BATCH_BODY_LIMIT_BYTES) : undefined;
   const webRoot = process.env.LEDGER_WEB_ROOT ?? fileURLToPath(new URL('../web/', import.meta.url));
   const corsOrigins = parseCorsOrigins(process.env.LEDGER_CORS_ORIGINS);
-  const app = await buildApp({ service, bodyLimitBytes, batchBodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot, corsOrigins });
+  const app = await buildApp({ service, bodyLimitBytes, batchBodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot, corsOrigins,
+    trustProxy });
   const address = await app.listen({ port: options.port, host: options.host });
   process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);
   let stopping = false;

@@ -10,8 +10,9 @@ export const AUDIT_ACTIONS = [
   'period.create', 'period.close',
   'journal_entry.create', 'journal_entry.reverse',
   'settings.update',
-  'user.create', 'service_account.create', 'user.update',
-  'auth.login', 'auth.login_failed', 'auth.refresh', 'auth.refresh_reused', 'auth.logout',
+  'user.create', 'service_account.create', 'service_account.key_rotate', 'user.update',
+  'auth.login', 'auth.login_failed', 'auth.refresh', 'auth.refresh_reused', 'auth.logout', 'auth.logout_all',
+  'auth.password_change',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

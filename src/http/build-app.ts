@@ -12,6 +12,7 @@ import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { BODY_AJV_OPTIONS, addBoundKeywords } from '../schemas/validate.js';
 import { illFormedTextError } from '../schemas/well-formed-text.js';
+import { MAX_JSON_NESTING, nestsDeeperThan } from '../schemas/json-depth.js';
 import { validationError } from '../domain/errors.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
@@ -19,6 +20,7 @@ import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { clientErrorHandler, frameworkErrorHandler, needsAuthentication } from './plugins/malformed-requests.js';
 import { pathOf, registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerSecurityLog } from './plugins/security-log.js';
 import { accountRoutes } from './routes/accounts.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { authRoutes } from './routes/auth.js';
@@ -42,7 +44,16 @@ export interface AppOptions {
   webRoot?: string | undefined;
   /** Exact origins allowed to call the API from a browser (CORS); none by default. */
   corsOrigins?: readonly string[];
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client's address (Fastify's `trustProxy`:
+   * true, a hop count, or addresses and CIDRs); none by default (LEDGER_TRUST_PROXY).
+   */
+  trustProxy?: TrustProxy;
+  /** Where the server's log lines go (standard output by default); the tests read them. */
+  logStream?: { write(line: string): void };
 }
+
+export type TrustProxy = boolean | number | string | string[];
 
 export const API_PREFIX = '/api/v1';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -65,7 +76,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const batchBodyLimitBytes = Math.max(options.batchBodyLimitBytes ?? DEFAULT_BATCH_BODY_LIMIT_BYTES, bodyLimitBytes);
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'warn' },
+    logger: { level: options.logLevel ?? 'warn', ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
+    trustProxy: trustProxyOption(options.trustProxy),
     bodyLimit: bodyLimitBytes,
     ajv: { customOptions: { strict: false } },
     // Per-request log lines cost throughput; errors are still logged with their request id.
@@ -81,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerSecurityHeaders(app, options.corsOrigins ?? []);
+  registerSecurityLog(app);
   // Unknown /api/v1 paths answer only authenticated callers, and authentication comes before the
   // body is read (docs/errors.md), so a stranger learns nothing from a 413 or a 400 either.
   app.addHook('onRequest', async (request) => {
@@ -102,7 +115,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return;
     }
     if (text.trim() === '') done(null, undefined);
-    else {
+    else if (nestsDeeperThan(text, MAX_JSON_NESTING)) {
+      done(validationError(`The request body nests deeper than ${MAX_JSON_NESTING} levels`, 'body',
+        'Send a flatter body: no field of the API nests more than a few levels'));
+    } else {
       parseJson(request, text, (error, value) => {
         if (error) return done(error);
         const illFormed = illFormedTextError(value);
@@ -173,6 +189,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/** A hop count trusts that many proxies nearest to the server (Fastify's types take it as a function). */
+function trustProxyOption(trustProxy: TrustProxy | undefined): boolean | string | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return trustProxy ?? false;
 }
 
 function isApiPath(url: string): boolean {

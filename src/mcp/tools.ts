@@ -164,22 +164,26 @@ export const TOOLS: readonly LedgerTool[] = [
   }),
   tool({
     name: 'close_period', title: 'Close a period', writes: true, permission: 'periods:close', input: ClosePeriodArguments,
-    description: 'Close a financial period permanently (needs periods:close): posts its closing entry, which moves every revenue '
-      + 'and expense balance of the period to the retained earnings account, and refuses further posts into it. It cannot be '
-      + 'undone: call it first with preview: true, which returns the closing entry and commits nothing. '
+    description: 'Close a financial period permanently (needs periods:close): posts its closing entries (one per currency), which '
+      + 'move every revenue and expense balance of the period to that currency\'s retained earnings account, and refuses further '
+      + 'posts into it. It cannot be undone: call it first with preview: true, which returns the closing entries (closing_entries; '
+      + 'closing_entry is the default currency\'s) and commits nothing. '
       + 'Example: {"id": "0190...", "preview": true}.',
     async run(context, { id, preview }) {
       const actor = await writerOf(context);
       const result = await context.service.closePeriod(actor, id, preview === true);
-      const what = result.closing_entry === null ? 'no closing entry (no revenue or expense activity)' : entryLine(result.closing_entry);
+      // One closing entry per currency with revenue or expense activity, the default currency's first.
+      const what = result.closing_entries.length === 0 ? 'no closing entry (no revenue or expense activity)'
+        : result.closing_entries.map(entryLine).join('; ');
       return { body: { data: result },
         text: `${preview === true ? 'Preview, nothing was changed. Closing' : 'Closed'} period ${result.period.name}: ${what}` };
     },
   }),
   tool({
     name: 'trial_balance', title: 'Trial balance', writes: false, input: TrialBalanceQuery,
-    description: 'Trial balance: every account\'s debit and credit totals and net balance, all time or within period_id, in one '
-      + `currency (currency_id) or all; is_balanced says whether debits equal credits. ${AMOUNTS} Example: {"period_id": "0190..."}.`,
+    description: 'Trial balance: every account\'s debit and credit totals, net balance and debit/credit balance columns: balances '
+      + 'of all time or through as_of_date, or the movement within period_id or start_date..end_date (basis and label say which), in '
+      + `one currency (currency_id) or all; is_balanced says whether debits equal credits. ${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
     async run(context, args) {
       const report = await context.service.trialBalance(args);
       const rows = report.rows.map((row) => `${row.account_number} ${row.account_name}: Dr ${row.display_debit_total} Cr ${row.display_credit_total}`);
@@ -199,7 +203,8 @@ export const TOOLS: readonly LedgerTool[] = [
   tool({
     name: 'income_statement', title: 'Income statement', writes: false, input: IncomeStatementQuery,
     description: 'Income statement of one currency for period_id, a date range (start_date, end_date) or all time: revenue and '
-      + `expense accounts and net income; closing entries are left out. ${AMOUNTS} Example: {"period_id": "0190..."}.`,
+      + 'expense accounts and net income; closing entries are left out. columns ("month" or "quarter") adds the months or quarters of '
+      + `the range side by side. ${AMOUNTS} Example: {"start_date": "2026-01-01", "end_date": "2026-06-30", "columns": "month"}.`,
     async run(context, args) {
       const report = await context.service.incomeStatement(args);
       return { body: { data: report }, text: `Income statement: revenue ${report.display_total_revenue}, expenses `

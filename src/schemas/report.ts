@@ -5,6 +5,9 @@ import { Amount, DateString, DisplayAmount, Id, Nullable, PageQuery } from './co
 
 export const TrialBalanceQuery = Type.Object({
   period_id: Type.Optional(Id),
+  as_of_date: Type.Optional(DateString),
+  start_date: Type.Optional(DateString),
+  end_date: Type.Optional(DateString),
   currency_id: Type.Optional(Id),
 }, { additionalProperties: false });
 export type TrialBalanceInput = Static<typeof TrialBalanceQuery>;
@@ -12,15 +15,25 @@ export type TrialBalanceInput = Static<typeof TrialBalanceQuery>;
 export const TrialBalance = Type.Object({
   period_id: Nullable(Id),
   currency_id: Nullable(Id),
+  as_of_date: Nullable(DateString),
+  start_date: Nullable(DateString),
+  end_date: Nullable(DateString),
+  basis: Type.Union([Type.Literal('balance'), Type.Literal('movement')], {
+    description: 'balance: cumulative balances (all time or through as_of_date); movement: only the activity of a period or range',
+  }),
+  label: Type.String({ description: 'What the report shows, in words ("Movement from 2026-01-01 to 2026-03-31")' }),
   rows: Type.Array(Type.Object({
     account_id: Id, account_number: Type.String(), account_name: Type.String(), account_type: Type.String(),
     currency_id: Id, parent_id: Nullable(Id),
     debit_total: Amount, credit_total: Amount, net_balance: Amount,
+    debit_balance: Amount, credit_balance: Amount,
     display_debit_total: DisplayAmount, display_credit_total: DisplayAmount, display_net_balance: DisplayAmount,
+    display_debit_balance: DisplayAmount, display_credit_balance: DisplayAmount,
   })),
   totals: Type.Array(Type.Object({
     currency_id: Id, debit_total: Amount, credit_total: Amount,
     display_debit_total: DisplayAmount, display_credit_total: DisplayAmount, is_balanced: Type.Boolean(),
+    debit_balance: Amount, credit_balance: Amount, display_debit_balance: DisplayAmount, display_credit_balance: DisplayAmount,
   })),
   is_balanced: Type.Boolean(),
 });
@@ -55,17 +68,37 @@ export const BalanceSheet = Type.Object({
   is_balanced: Type.Boolean(),
 });
 
+export const ColumnInterval = Type.Union([Type.Literal('month'), Type.Literal('quarter')], {
+  description: 'Split the range into calendar months or quarters, side by side (the first and last are cut to the range)',
+});
+
 export const IncomeStatementQuery = Type.Object({
   period_id: Type.Optional(Id),
   start_date: Type.Optional(DateString),
   end_date: Type.Optional(DateString),
   currency_id: Type.Optional(Id),
+  columns: Type.Optional(ColumnInterval),
 }, { additionalProperties: false });
 export type IncomeStatementInput = Static<typeof IncomeStatementQuery>;
+
+const ColumnAmount = Type.Object({ amount: Amount, display_amount: DisplayAmount });
 
 const IncomeRow = Type.Object({
   account_id: Id, account_number: Type.String(), account_name: Type.String(), parent_id: Nullable(Id),
   amount: Amount, display_amount: DisplayAmount,
+  column_amounts: Type.Optional(Type.Array(ColumnAmount, { description: 'With columns: the amount of each column, in column order' })),
+});
+
+const IncomeColumn = Type.Object({
+  label: Type.String({ description: '2026-01 for a month, 2026-Q1 for a quarter' }),
+  start_date: DateString,
+  end_date: DateString,
+  total_revenue: Amount,
+  display_total_revenue: DisplayAmount,
+  total_expenses: Amount,
+  display_total_expenses: DisplayAmount,
+  net_income: Amount,
+  display_net_income: DisplayAmount,
 });
 
 export const IncomeStatement = Type.Object({
@@ -81,6 +114,7 @@ export const IncomeStatement = Type.Object({
   display_total_expenses: DisplayAmount,
   net_income: Amount,
   display_net_income: DisplayAmount,
+  columns: Type.Optional(Type.Array(IncomeColumn, { description: 'Only with the columns option' })),
 });
 
 export const GeneralLedgerQuery = Type.Object({

@@ -1,10 +1,18 @@
 import Type, { type Static } from 'typebox';
 import { Id, Nullable } from './common.js';
 
-export const Settings = Type.Object({ retained_earnings_account_id: Nullable(Id) });
+export const Settings = Type.Object({
+  retained_earnings_account_id: Nullable(Id),
+  retained_earnings_account_ids: Type.Record(Type.String(), Id, {
+    description: 'Retained earnings account per currency (currency_id -> account id) for the currencies other than the default\'s',
+  }),
+});
 export type SettingsView = Static<typeof Settings>;
 
 export const UpdateSettingsBody = Type.Object({
-  retained_earnings_account_id: Id,
-}, { additionalProperties: false });
+  retained_earnings_account_id: Type.Optional(Id),
+  retained_earnings_account_ids: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Nullable(Id), {
+    description: 'Merged into the current map: a currency_id set to an account id sets that currency\'s account, set to null removes it; currencies not named are left as they are',
+  })),
+}, { additionalProperties: false, minProperties: 1 });
 export type UpdateSettingsInput = Static<typeof UpdateSettingsBody>;

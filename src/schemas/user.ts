@@ -49,6 +49,9 @@ export type UpdateUserInput = Static<typeof UpdateUserBody>;
 export const LoginBody = Type.Object({ email: Type.String({ maxLength: 254 }), password: Password }, { additionalProperties: false });
 export type LoginInput = Static<typeof LoginBody>;
 
+export const ChangePasswordBody = Type.Object({ current_password: Password, new_password: Password }, { additionalProperties: false });
+export type ChangePasswordInput = Static<typeof ChangePasswordBody>;
+
 export const RefreshBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
 export type RefreshInput = Static<typeof RefreshBody>;
 

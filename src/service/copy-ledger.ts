@@ -10,11 +10,11 @@
  * source's.
  *
  * Users keep their password hashes and service accounts their API key hashes, and the settings
- * are copied with the secrets among them, so passwords, API keys, access tokens and list cursors
- * keep working on the target. The audit log is copied record for record: the books' history
- * moves with them (the copy itself is not a change of the books and adds no record). Refresh
- * tokens, idempotency keys and failed-login records are not copied: they are short-lived, and
- * users simply log in again.
+ * are copied with the secrets among them, so passwords, API keys and list cursors keep working on
+ * the target. The audit log is copied record for record: the books' history moves with them (the
+ * copy itself is not a change of the books and adds no record). Sessions (refresh tokens, and so
+ * the access tokens of their logins), idempotency keys and failed-login records are not copied:
+ * they are short-lived, and users simply log in again.
  */
 import { LedgerError, validationError } from '../domain/errors.js';
 import type { Account, JournalEntry, JournalEntryView, Totals } from '../domain/types.js';

@@ -11,7 +11,7 @@ import type { CreatePeriodInput } from '../schemas/period.js';
 import type { BalanceSheetInput, GeneralLedgerInput, IncomeStatementInput, TrialBalanceInput } from '../schemas/report.js';
 import type { UpdateSettingsInput } from '../schemas/settings.js';
 import type {
-  CreateServiceAccountInput, CreateUserInput, LoginInput, RefreshInput, SetupInput, UpdateUserInput,
+  CreateServiceAccountInput, CreateUserInput, LoginInput, ChangePasswordInput, RefreshInput, SetupInput, UpdateUserInput,
 } from '../schemas/user.js';
 import * as accounts from './accounts.js';
 import type { Actor } from './actor.js';
@@ -89,6 +89,7 @@ export class LedgerService {
   updateSettings(actor: Actor, input: UpdateSettingsInput) { return settings.updateSettings(this.ctx, actor, input); }
 
   createServiceAccount(actor: Actor | null, input: CreateServiceAccountInput) { return users.createServiceAccount(this.ctx, actor, input); }
+  rotateApiKey(actor: Actor | null, id: string) { return users.rotateApiKey(this.ctx, actor, id); }
   createUser(actor: Actor | null, input: CreateUserInput) { return users.createUser(this.ctx, actor, input); }
   updateUser(actor: Actor | null, id: string, input: UpdateUserInput) { return users.updateUser(this.ctx, actor, id, input); }
   getUser(id: string) { return users.getUser(this.ctx, id); }
@@ -99,6 +100,8 @@ export class LedgerService {
   login(input: LoginInput, clientKey: string, requestId?: string) { return sessions.login(this.ctx, input, clientKey, requestId); }
   refresh(input: RefreshInput, requestId?: string) { return sessions.refresh(this.ctx, input, requestId); }
   logout(input: RefreshInput, requestId?: string) { return sessions.logout(this.ctx, input, requestId); }
+  logoutAll(actor: Actor) { return sessions.logoutAll(this.ctx, actor); }
+  changePassword(actor: Actor, input: ChangePasswordInput, clientKey: string) { return sessions.changePassword(this.ctx, actor, input, clientKey); }
   me(actor: Actor) { return sessions.me(this.ctx, actor); }
   needsSetup() { return sessions.needsSetup(this.ctx); }
   setup(input: SetupInput, requestId?: string) { return sessions.setup(this.ctx, input, requestId); }

@@ -7,7 +7,8 @@ import { nextDay, parseDate } from '../domain/dates.js';
 import { notFound, validationError } from '../domain/errors.js';
 import { formatAmount } from '../domain/money/amount.js';
 import { buildBalanceSheet, type BalanceSheet } from '../domain/reports/balance-sheet.js';
-import { buildIncomeStatement, type IncomeStatement } from '../domain/reports/income-statement.js';
+import { buildIncomeStatement, type IncomeStatement, withColumns } from '../domain/reports/income-statement.js';
+import { MAX_REPORT_COLUMNS, type ReportColumn, splitIntoColumns } from '../domain/reports/report-columns.js';
 import { type ReportInputs, subtractTotals } from '../domain/reports/report-inputs.js';
 import { buildTrialBalance, type TrialBalance } from '../domain/reports/trial-balance.js';
 import type { Account, Period, Totals } from '../domain/types.js';
@@ -42,7 +43,9 @@ async function periodOf(reads: LedgerReads, id: string | undefined): Promise<Per
 
 /**
  * A report in one currency uses the one asked for, else the retained earnings account's, else the
- * only currency in use; with several and no choice it asks for currency_id.
+ * only currency with posted lines (a currency whose accounts never moved does not count); with
+ * several and no choice it asks for currency_id. A ledger with no posted line at all falls back to
+ * the only currency that has accounts, or the only currency, so an empty report still answers.
  */
 async function reportCurrency(reads: LedgerReads, inputs: ReportInputs, requested: string | undefined): Promise<string> {
   if (requested !== undefined) {
@@ -52,23 +55,49 @@ async function reportCurrency(reads: LedgerReads, inputs: ReportInputs, requeste
   const retainedEarningsId = await reads.getSetting(RETAINED_EARNINGS_KEY);
   const retainedEarnings = retainedEarningsId === undefined ? undefined : inputs.accounts.get(retainedEarningsId);
   if (retainedEarnings) return retainedEarnings.currency_id;
-  const inUse = new Set([...inputs.accounts.values()].map((account) => account.currency_id));
-  const candidates = inUse.size > 0 ? [...inUse] : [...inputs.scales.keys()];
+  const posted = [...(await reads.allCurrencyDebitTotals()).keys()];
+  const withAccounts = new Set([...inputs.accounts.values()].map((account) => account.currency_id));
+  let candidates = posted;
+  if (candidates.length === 0) candidates = withAccounts.size > 0 ? [...withAccounts] : [...inputs.scales.keys()];
   if (candidates.length === 1) return candidates[0]!;
   throw validationError('The ledger has several currencies (or none); choose one', 'currency_id',
     'Pass currency_id; reports never add amounts of different currencies');
 }
 
+/**
+ * Balances (all time, or through as_of_date) or the movement of a period or a start/end range, in
+ * all currencies or one.
+ */
 export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput): Promise<TrialBalance> {
   return ctx.store.read(async (reads) => {
-    const period = await periodOf(reads, input.period_id);
+    if (input.as_of_date !== undefined && (input.period_id !== undefined || input.start_date !== undefined || input.end_date !== undefined)) {
+      throw validationError('Give either as_of_date (balances) or period_id / start_date / end_date (movement), not both', 'as_of_date');
+    }
+    const asOf = input.as_of_date === undefined ? undefined : parseDate(input.as_of_date, 'as_of_date');
+    const range = await reportRange(reads, input);
     const inputs = await reportInputs(reads);
     if (input.currency_id !== undefined && !inputs.scales.has(input.currency_id)) {
       throw notFound('Currency', input.currency_id, 'currency_id');
     }
-    const totals = await reads.accountTotals({ period_id: period?.id });
-    return buildTrialBalance(inputs, totals, { period_id: period?.id ?? null, currency_id: input.currency_id ?? null });
+    let totals: ReadonlyMap<string, Totals>;
+    if (range.period !== undefined) totals = await reads.accountTotals({ period_id: range.period.id });
+    else if (asOf !== undefined) totals = await reads.accountTotals({ before_date: nextDay(asOf) });
+    else totals = await rangeTotals(reads, range);
+    return buildTrialBalance(inputs, totals, {
+      period_id: range.period?.id ?? null, period_name: range.period?.name ?? null, currency_id: input.currency_id ?? null,
+      as_of_date: asOf ?? null, start_date: range.start_date ?? null, end_date: range.end_date ?? null,
+    });
   });
+}
+
+/** Gross totals per account of entries dated in the range (either end open), as the difference of two snapshots. */
+async function rangeTotals(reads: LedgerReads, range: DateRange): Promise<ReadonlyMap<string, Totals>> {
+  if (range.start_date === undefined && range.end_date === undefined) return reads.accountTotals({});
+  const [through, before] = await Promise.all([
+    reads.accountTotals(range.end_date === undefined ? {} : { before_date: nextDay(range.end_date) }),
+    range.start_date === undefined ? new Map<string, Totals>() : reads.accountTotals({ before_date: range.start_date }),
+  ]);
+  return new Map([...through].map(([accountId, total]) => [accountId, subtractTotals(total, before.get(accountId))]));
 }
 
 export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput): Promise<BalanceSheet> {
@@ -89,32 +118,69 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
 
 /**
  * Revenue and expenses of a period, of a date range (inclusive), or of all time, without closing
- * entries. A range is the difference of two "balance before" snapshots, so it needs no line scan.
+ * entries; optionally with month or quarter columns. A range is the difference of two "balance
+ * before" snapshots, so it needs no line scan.
  */
 export async function incomeStatement(ctx: ServiceContext, input: IncomeStatementInput): Promise<IncomeStatement> {
   return ctx.store.read(async (reads) => {
     const range = await reportRange(reads, input);
     const inputs = await reportInputs(reads);
     const currencyId = await reportCurrency(reads, inputs, input.currency_id);
-    let totals: ReadonlyMap<string, Totals>;
-    if (range.period !== undefined || (range.start_date === undefined && range.end_date === undefined)) {
-      totals = await reads.accountTotals({ period_id: range.period?.id });
-    } else {
-      const [through, before] = await Promise.all([
-        reads.accountTotals(range.end_date === undefined ? {} : { before_date: nextDay(range.end_date) }),
-        range.start_date === undefined ? new Map<string, Totals>() : reads.accountTotals({ before_date: range.start_date }),
-      ]);
-      totals = new Map([...through].map(([accountId, total]) => [accountId, subtractTotals(total, before.get(accountId))]));
-    }
+    const columns = input.columns === undefined ? undefined : reportColumns(range, input.columns);
+    const totals = range.period !== undefined
+      ? await reads.accountTotals({ period_id: range.period.id })
+      : await rangeTotals(reads, range);
     const closing = await reads.closingTotals(range.period !== undefined
       ? { period_id: range.period.id } : { range: { start_date: range.start_date, end_date: range.end_date } });
-    const withoutClosing = new Map<string, Totals>();
-    for (const [accountId, total] of totals) withoutClosing.set(accountId, subtractTotals(total, closing.get(accountId)));
-    return buildIncomeStatement(inputs, withoutClosing, {
+    const scope = {
       currency_id: currencyId, period_id: range.period?.id ?? null,
-      start_date: range.period?.start_date ?? range.start_date ?? null, end_date: range.period?.end_date ?? range.end_date ?? null,
-    });
+      start_date: range.start_date ?? null, end_date: range.end_date ?? null,
+    };
+    const whole = buildIncomeStatement(inputs, withoutClosing(totals, closing), scope);
+    if (columns === undefined) return whole;
+    const perColumn = await columnTotals(reads, columns);
+    const statements = perColumn.map((columnTotal, index) => buildIncomeStatement(inputs, columnTotal,
+      { ...scope, period_id: null, start_date: columns[index]!.start_date, end_date: columns[index]!.end_date }));
+    return withColumns(whole, columns, statements, inputs.scales.get(currencyId)!);
   });
+}
+
+function withoutClosing(totals: ReadonlyMap<string, Totals>, closing: ReadonlyMap<string, Totals>): Map<string, Totals> {
+  const result = new Map<string, Totals>();
+  for (const [accountId, total] of totals) result.set(accountId, subtractTotals(total, closing.get(accountId)));
+  return result;
+}
+
+/** Columns need both ends of the range (a period has them) and a bounded count. */
+function reportColumns(range: DateRange, interval: 'month' | 'quarter'): ReportColumn[] {
+  if (range.start_date === undefined || range.end_date === undefined) {
+    throw validationError('columns need a bounded range: give start_date and end_date, or period_id', 'columns',
+      'For a year to date by month: start_date=2026-01-01&end_date=<today>&columns=month');
+  }
+  const columns = splitIntoColumns(range.start_date, range.end_date, interval);
+  if (columns.length > MAX_REPORT_COLUMNS) {
+    throw validationError(`At most ${MAX_REPORT_COLUMNS} columns; this range has ${columns.length}`, 'columns',
+      'Choose a shorter range or quarter columns');
+  }
+  return columns;
+}
+
+/**
+ * Each column's totals without closing entries: one "balance before" snapshot per column boundary
+ * (consecutive snapshots subtract to a column), and the closing entries dated in each column.
+ */
+async function columnTotals(reads: LedgerReads, columns: readonly ReportColumn[]): Promise<Map<string, Totals>[]> {
+  const boundaries = [columns[0]!.start_date, ...columns.map((column) => nextDay(column.end_date))];
+  const snapshots: Map<string, Totals>[] = [];
+  for (const date of boundaries) snapshots.push(await reads.accountTotals({ before_date: date }));
+  const result: Map<string, Totals>[] = [];
+  for (const [index, column] of columns.entries()) {
+    const before = snapshots[index]!;
+    const movement = new Map([...snapshots[index + 1]!].map(([accountId, total]) => [accountId, subtractTotals(total, before.get(accountId))]));
+    const closing = await reads.closingTotals({ range: { start_date: column.start_date, end_date: column.end_date } });
+    result.push(withoutClosing(movement, closing));
+  }
+  return result;
 }
 
 /** A period, or inclusive start/end dates (either may be open), never both. */

@@ -1,13 +1,13 @@
 /** Logging in and out: token pairs, refresh-token rotation with reuse detection, first-user setup. */
-import { LedgerError } from '../domain/errors.js';
+import { LedgerError, validationError } from '../domain/errors.js';
 import type { User } from '../domain/types.js';
-import type { LoginInput, RefreshInput, SetupInput, TokenPairView, UserView } from '../schemas/user.js';
+import type { ChangePasswordInput, LoginInput, RefreshInput, SetupInput, TokenPairView, UserView } from '../schemas/user.js';
 import type { Actor } from './actor.js';
 import { recordAudit } from './audit-log.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, hashToken, newRefreshToken } from './auth/access-tokens.js';
-import { hashPassword, needsRehash, verifyPassword } from './auth/passwords.js';
+import { assertPasswordAcceptable, hashPassword, needsRehash, verifyPassword } from './auth/passwords.js';
 import type { ServiceContext } from './context.js';
-import type { LedgerTx } from './ports/ledger-store.js';
+import type { LedgerTx, StoredUser } from './ports/ledger-store.js';
 import { ADMIN_PERMISSIONS, actorOfUser, getUser, newHumanUser, recordUserCreated, unauthorized } from './users.js';
 
 /** Compared against when the e-mail is unknown, so that case costs the same as a wrong password. */
@@ -47,45 +47,53 @@ function invalidLogin(): LedgerError {
 }
 
 /**
- * `requestId` is the HTTP request's, for the audit log. A failed login is recorded (and counted by
- * the throttle) in a transaction that commits before the refusal is raised; the record names the
- * user whose e-mail was tried, never the text typed (which may be a mistyped password), and
- * nothing when no user has that e-mail. Logins refused by the throttle check no password and
- * are not recorded.
+ * `requestId` is the HTTP request's, for the audit log. The throttle counts the attempt before the
+ * password is hashed (docs/security.md); a failed login is recorded in the audit log in a
+ * transaction that commits before the refusal is raised; the record names the user whose e-mail
+ * was tried, never the text typed (which may be a mistyped password), and nothing when no user has
+ * that e-mail. Logins refused by the throttle check no password and are not audited (the security
+ * log of the server notes them).
  */
 export async function login(ctx: ServiceContext, input: LoginInput, clientKey: string, requestId?: string): Promise<TokenPairView> {
-  const emailKey = `email:${input.email.trim().toLowerCase()}`;
-  const keys = [emailKey, `client:${clientKey}`];
-  const waitSeconds = await ctx.loginThrottle.retryAfterSeconds(keys);
-  if (waitSeconds > 0) {
-    throw new LedgerError('RATE_LIMITED', `Too many failed logins; try again in ${waitSeconds} seconds`, {
-      suggestion: `Wait ${waitSeconds} seconds before trying again`, retryAfterSeconds: waitSeconds,
+  // Counted (as a failure until it succeeds) before the password is hashed; throws RATE_LIMITED.
+  const attempt = await ctx.loginThrottle.begin(input.email, clientKey);
+  try {
+    let user: StoredUser | undefined;
+    let passwordOk: boolean;
+    try {
+      user = await ctx.store.findUserByEmail(input.email.trim());
+      decoyHash ??= hashPassword('decoy password for unknown e-mails', ctx.options.scryptCost);
+      passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash));
+    } catch (error) {
+      // No password was checked (the hash queue was full, the database failed): not a failure.
+      await attempt.abandon().catch(() => {});
+      throw error;
+    }
+    if (!user || !passwordOk || !user.is_active || user.user_type !== 'human') {
+      const target = user;
+      await ctx.store.write(async (tx) => {
+        await recordAudit(ctx, tx, null, {
+          action: 'auth.login_failed', target_type: target ? 'user' : null, target_id: target?.id ?? null,
+        }, { requestId });
+      });
+      throw invalidLogin();
+    }
+    const found = user;
+    const sessionId = ctx.runtime.newId();
+    // A hash made at a lower cost than today's is replaced now, while the password is at hand.
+    const rehashed = found.password_hash !== null && needsRehash(found.password_hash, ctx.options.scryptCost)
+      ? await hashPassword(input.password, ctx.options.scryptCost) : undefined;
+    const { refreshToken } = await ctx.store.write(async (tx) => {
+      await attempt.succeeded(tx);
+      if (rehashed !== undefined) await tx.updateUser(found.id, { password_hash: rehashed });
+      const stored = await storeRefreshToken(ctx, tx, found.id, sessionId);
+      await recordAudit(ctx, tx, sessionActor(found, sessionId, requestId), { action: 'auth.login', target_type: 'user', target_id: found.id });
+      return stored;
     });
+    return await tokenPair(ctx, found.id, sessionId, refreshToken);
+  } finally {
+    attempt.release();
   }
-  const user = await ctx.store.findUserByEmail(input.email.trim());
-  decoyHash ??= hashPassword('decoy password for unknown e-mails', ctx.options.scryptCost);
-  const passwordOk = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash));
-  if (!user || !passwordOk || !user.is_active || user.user_type !== 'human') {
-    await ctx.store.write(async (tx) => {
-      await ctx.loginThrottle.recordFailure(tx, keys);
-      await recordAudit(ctx, tx, null, {
-        action: 'auth.login_failed', target_type: user ? 'user' : null, target_id: user?.id ?? null,
-      }, { requestId });
-    });
-    throw invalidLogin();
-  }
-  const sessionId = ctx.runtime.newId();
-  // A hash made at a lower cost than today's is replaced now, while the password is at hand.
-  const rehashed = user.password_hash !== null && needsRehash(user.password_hash, ctx.options.scryptCost)
-    ? await hashPassword(input.password, ctx.options.scryptCost) : undefined;
-  const { refreshToken } = await ctx.store.write(async (tx) => {
-    await ctx.loginThrottle.clear(tx, emailKey);
-    if (rehashed !== undefined) await tx.updateUser(user.id, { password_hash: rehashed });
-    const stored = await storeRefreshToken(ctx, tx, user.id, sessionId);
-    await recordAudit(ctx, tx, sessionActor(user, sessionId, requestId), { action: 'auth.login', target_type: 'user', target_id: user.id });
-    return stored;
-  });
-  return tokenPair(ctx, user.id, sessionId, refreshToken);
 }
 
 /**
@@ -135,6 +143,57 @@ export async function logout(ctx: ServiceContext, input: RefreshInput, requestId
     }, { occurredAt: now, requestId });
     return { revoked: true };
   });
+}
+
+/**
+ * "Sign out everywhere": revokes every refresh token of the actor's user, which ends every login
+ * session and so every access token at once (API keys are not sessions and stay valid).
+ */
+export async function logoutAll(ctx: ServiceContext, actor: Actor): Promise<{ revoked: boolean }> {
+  return ctx.store.write(async (tx) => {
+    const now = ctx.now();
+    await tx.revokeUserRefreshTokens(actor.user_id, now);
+    await recordAudit(ctx, tx, actor, { action: 'auth.logout_all', target_type: 'user', target_id: actor.user_id }, { occurredAt: now });
+    return { revoked: true };
+  });
+}
+
+/**
+ * Changes a human user's password, given the current one (a wrong one counts as a failed login of
+ * that e-mail from `clientKey`). Every session of the user ends, the one asking included, and a
+ * new session begins: the answer is its token pair.
+ */
+export async function changePassword(ctx: ServiceContext, actor: Actor, input: ChangePasswordInput, clientKey: string): Promise<TokenPairView> {
+  const user = await ctx.store.getUser(actor.user_id);
+  if (!user || user.user_type !== 'human' || user.email === null || user.password_hash === null) {
+    throw new LedgerError('FORBIDDEN', 'Only human users have a password', { suggestion: 'Service accounts rotate their API key instead' });
+  }
+  assertPasswordAcceptable(input.new_password, 'new_password');
+  if (input.new_password === input.current_password) {
+    throw validationError('The new password is the current one', 'new_password', 'Choose a password you have not used here');
+  }
+  const attempt = await ctx.loginThrottle.begin(user.email, clientKey);
+  try {
+    if (!(await verifyPassword(input.current_password, user.password_hash))) {
+      throw validationError('The current password is wrong', 'current_password', 'Send the password you log in with now');
+    }
+    const newHash = await hashPassword(input.new_password, ctx.options.scryptCost);
+    const sessionId = ctx.runtime.newId();
+    const { refreshToken } = await ctx.store.write(async (tx) => {
+      await attempt.succeeded(tx);
+      const now = ctx.now();
+      await tx.updateUser(user.id, { password_hash: newHash });
+      await tx.revokeUserRefreshTokens(user.id, now);
+      const stored = await storeRefreshToken(ctx, tx, user.id, sessionId);
+      await recordAudit(ctx, tx, sessionActor(user, sessionId, actor.request_id), {
+        action: 'auth.password_change', target_type: 'user', target_id: user.id,
+      }, { occurredAt: now });
+      return stored;
+    });
+    return await tokenPair(ctx, user.id, sessionId, refreshToken);
+  } finally {
+    attempt.release();
+  }
 }
 
 export async function me(ctx: ServiceContext, actor: Actor): Promise<UserView> {

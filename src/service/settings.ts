@@ -1,41 +1,107 @@
+/**
+ * Settings: the default retained earnings account and, for the other currencies, one retained
+ * earnings account per currency. Each is stored under its own key (`retained_earnings_account_id`,
+ * and `retained_earnings_account_id:<currency_id>` per currency), so a change touches only its rows.
+ */
 import { fieldChanges } from '../domain/audit.js';
 import { validationError } from '../domain/errors.js';
+import type { Account } from '../domain/types.js';
 import type { SettingsView, UpdateSettingsInput } from '../schemas/settings.js';
 import { type Actor, requirePermission } from './actor.js';
 import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
-import type { LedgerReads } from './ports/ledger-store.js';
+import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
 
 export const RETAINED_EARNINGS_KEY = 'retained_earnings_account_id';
+const PER_CURRENCY_PREFIX = `${RETAINED_EARNINGS_KEY}:`;
+
+/** The settings key of a currency's own retained earnings account. */
+export function retainedEarningsKeyOf(currencyId: string): string {
+  return `${PER_CURRENCY_PREFIX}${currencyId}`;
+}
+
+/** The per-currency retained earnings accounts, by currency id (keys in order, so audit diffs compare stably). */
+export function perCurrencyRetainedEarnings(settings: ReadonlyMap<string, string>): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const [key, value] of [...settings].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (key.startsWith(PER_CURRENCY_PREFIX)) map[key.slice(PER_CURRENCY_PREFIX.length)] = value;
+  }
+  return map;
+}
 
 async function readSettings(reads: LedgerReads): Promise<SettingsView> {
-  return { retained_earnings_account_id: (await reads.getSetting(RETAINED_EARNINGS_KEY)) ?? null };
+  const all = await reads.allSettings();
+  return {
+    retained_earnings_account_id: all.get(RETAINED_EARNINGS_KEY) ?? null,
+    retained_earnings_account_ids: perCurrencyRetainedEarnings(all),
+  };
 }
 
 export async function getSettings(ctx: ServiceContext): Promise<SettingsView> {
-  return readSettings(ctx.store);
+  return ctx.store.read(readSettings);
+}
+
+/** A retained earnings account must be an active equity account, not a control account (and, per currency, in that currency). */
+async function eligibleAccount(tx: LedgerTx, id: string, field: string): Promise<Account> {
+  const account = await tx.getAccount(id);
+  if (!account) throw validationError(`Account ${id} does not exist`, field);
+  if (account.account_type !== 'equity') {
+    throw validationError(`Account ${account.account_number} is a ${account.account_type} account, not equity`, field,
+      'Choose an equity account such as Retained Earnings');
+  }
+  if (!account.is_active) throw validationError(`Account ${account.account_number} is inactive`, field);
+  if (account.has_subledger) {
+    throw validationError(`Account ${account.account_number} is a control account`, field,
+      'Choose an equity account without sub-accounts');
+  }
+  return account;
 }
 
 export async function updateSettings(ctx: ServiceContext, actor: Actor, input: UpdateSettingsInput): Promise<SettingsView> {
   requirePermission(actor, 'settings:write');
-  const field = 'retained_earnings_account_id';
   return ctx.store.write(async (tx) => {
-    const account = await tx.getAccount(input.retained_earnings_account_id);
-    if (!account) throw validationError(`Account ${input.retained_earnings_account_id} does not exist`, field);
-    if (account.account_type !== 'equity') {
-      throw validationError(`Account ${account.account_number} is a ${account.account_type} account, not equity`, field,
-        'Choose an equity account such as Retained Earnings');
-    }
-    if (!account.is_active) throw validationError(`Account ${account.account_number} is inactive`, field);
-    if (account.has_subledger) {
-      throw validationError(`Account ${account.account_number} is a control account`, field,
-        'Choose an equity account without sub-accounts');
-    }
     const before = await readSettings(tx);
-    await tx.setSetting(RETAINED_EARNINGS_KEY, account.id);
+    let defaultId = before.retained_earnings_account_id;
+    if (input.retained_earnings_account_id !== undefined) {
+      defaultId = (await eligibleAccount(tx, input.retained_earnings_account_id, 'retained_earnings_account_id')).id;
+    }
+    const perCurrency = { ...before.retained_earnings_account_ids };
+    for (const [currencyId, accountId] of Object.entries(input.retained_earnings_account_ids ?? {})) {
+      const field = `retained_earnings_account_ids.${currencyId}`;
+      if (accountId === null) {
+        delete perCurrency[currencyId];
+        continue;
+      }
+      const account = await eligibleAccount(tx, accountId, field);
+      if (account.currency_id !== currencyId) {
+        const currency = await tx.getCurrency(account.currency_id);
+        throw validationError(`Account ${account.account_number} is in ${currency?.code ?? account.currency_id}, not in currency ${currencyId}`,
+          field, 'Name each currency with an equity account in that currency');
+      }
+      perCurrency[currencyId] = account.id;
+    }
+    // The default account serves its own currency: a second account for that currency would make
+    // the close ambiguous, so it is refused rather than silently ignored.
+    const defaultAccount = defaultId === null ? undefined : await tx.getAccount(defaultId);
+    if (defaultAccount && perCurrency[defaultAccount.currency_id] !== undefined) {
+      const currency = await tx.getCurrency(defaultAccount.currency_id);
+      const field = input.retained_earnings_account_ids?.[defaultAccount.currency_id] !== undefined
+        ? `retained_earnings_account_ids.${defaultAccount.currency_id}` : 'retained_earnings_account_id';
+      throw validationError(
+        `${currency?.code ?? defaultAccount.currency_id} is the default retained earnings account's currency; it takes no second account`,
+        field, `Change retained_earnings_account_id for ${currency?.code ?? 'that currency'}, or remove it from retained_earnings_account_ids with null`);
+    }
+    if (defaultId !== null) await tx.setSetting(RETAINED_EARNINGS_KEY, defaultId);
+    for (const currencyId of Object.keys(before.retained_earnings_account_ids)) {
+      if (perCurrency[currencyId] === undefined) await tx.deleteSetting(retainedEarningsKeyOf(currencyId));
+    }
+    for (const [currencyId, accountId] of Object.entries(perCurrency)) {
+      if (before.retained_earnings_account_ids[currencyId] !== accountId) await tx.setSetting(retainedEarningsKeyOf(currencyId), accountId);
+    }
     const after = await readSettings(tx);
     await recordAudit(ctx, tx, actor, {
-      action: 'settings.update', target_type: 'settings', target_id: null, changes: fieldChanges(before, after, [field]),
+      action: 'settings.update', target_type: 'settings', target_id: null,
+      changes: fieldChanges(before, after, ['retained_earnings_account_id', 'retained_earnings_account_ids']),
     });
     return after;
   });

@@ -86,6 +86,34 @@ export async function createServiceAccount(ctx: ServiceContext, actor: Actor | n
   }));
 }
 
+/**
+ * Gives a service account a new API key and deletes its old ones in one transaction: the new key is
+ * answered once, the old key is refused from the next request on. Needs users:manage; only an
+ * admin rotates the key of an admin or a user manager.
+ */
+export async function rotateApiKey(ctx: ServiceContext, actor: Actor | null, id: string): Promise<ServiceAccountCreatedView> {
+  if (actor !== null) requirePermission(actor, 'users:manage');
+  const apiKey = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+  const user = await ctx.store.write(async (tx) => {
+    const target = await tx.getUser(id);
+    if (!target) throw notFound('User', id);
+    if (target.user_type !== 'service') {
+      throw validationError('Only a service account has an API key', 'id', 'Human users change their password with POST /auth/password');
+    }
+    if (actor !== null && !hasPermission(actor, 'admin') && grantsManagement(target.permissions)) {
+      throw new LedgerError('FORBIDDEN', 'Only an admin may rotate the key of an admin or a user manager', {
+        suggestion: 'Ask an admin to rotate this key',
+      });
+    }
+    const now = ctx.now();
+    await tx.deleteUserApiKeys(id);
+    await tx.insertApiKey({ id: ctx.runtime.newId(), user_id: id, key_hash: hashApiKey(apiKey), created_at: now });
+    await recordAudit(ctx, tx, actor, { action: 'service_account.key_rotate', target_type: 'user', target_id: id }, { occurredAt: now });
+    return target;
+  });
+  return { ...userView(user), api_key: apiKey };
+}
+
 /** Builds a human user record; the password is hashed before any transaction starts. */
 export async function newHumanUser(ctx: ServiceContext, input: CreateUserInput, permissions: Permissions): Promise<StoredUser> {
   assertPermissionKeys(permissions);

@@ -206,6 +206,7 @@ describe('one record per change, naming actor, credential, request and target', 
       changes: {
         status: { old: 'open', new: 'closed' }, closed_at: { old: null, new: result.period.closed_at },
         closed_by: { old: null, new: caller.actor_id }, closing_entry_id: { old: null, new: result.closing_entry.id },
+        closing_entry_ids: { old: null, new: [result.closing_entry.id] },
       },
     });
   });

@@ -30,19 +30,20 @@ describe('input bounds', () => {
     });
 
     it('refuses metadata nested deeper than 8 levels, up to thousands, with a 400', async () => {
-      for (const levels of [9, 4000, 4200]) {
+      // Up to the body's own cap (64 levels) the schema names metadata; past it, the body is refused whole.
+      for (const [levels, field] of [[9, 'metadata'], [60, 'metadata'], [4000, 'body'], [4200, 'body']] as const) {
         // Built as text: serialising thousands of levels overflows the stack of this process too.
         const metadata = `${'{"k":'.repeat(levels - 1)}{"k":1}${'}'.repeat(levels - 1)}`;
         const rawBody = JSON.stringify(entryBody(books.cash.id, books.sales.id, '100')).replace(/}$/, `,"metadata":${metadata}}`);
         const response = await api.request('POST', '/api/v1/journal-entries', undefined, { rawBody, headers: { 'content-type': 'application/json' } });
-        expectError(response, 400, 'VALIDATION_ERROR', 'metadata');
+        expectError(response, 400, 'VALIDATION_ERROR', field);
         expect(response.body.suggestion).toEqual(expect.any(String));
       }
       const arrays = await api.request('POST', '/api/v1/journal-entries', undefined, {
         rawBody: JSON.stringify(entryBody(books.cash.id, books.sales.id, '100')).replace(/}$/, `,"metadata":{"list":${'['.repeat(5000)}${']'.repeat(5000)}}}`),
         headers: { 'content-type': 'application/json' },
       });
-      expectError(arrays, 400, 'VALIDATION_ERROR', 'metadata');
+      expectError(arrays, 400, 'VALIDATION_ERROR', 'body');
     });
 
     it('refuses metadata larger than 16 KiB as JSON', async () => {
@@ -94,6 +95,14 @@ describe('input bounds', () => {
       expectError({ status: response.status, body: await response.json(), headers: response.headers }, 400, 'VALIDATION_ERROR', 'body');
       const listed = dataOf(await api.request('GET', '/api/v1/accounts?limit=200'));
       expect(listed.map((account: { account_number: string }) => account.account_number)).not.toContain('9200');
+    });
+
+    it('refuses a body nested deeper than any API body needs, on every route, before anything walks it', async () => {
+      const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+      const headers = { 'content-type': 'application/json', 'idempotency-key': 'deep-body' };
+      for (const path of ['/api/v1/journal-entries', '/api/v1/users/any-user/api-key/rotate']) {
+        expectError(await api.request('POST', path, undefined, { rawBody: deep, headers }), 400, 'VALIDATION_ERROR', 'body');
+      }
     });
 
     it('stores exactly what it echoes for well-formed text beyond the basic plane', async () => {

@@ -171,6 +171,13 @@ const WRITE_ROUTES: WriteRoute[] = [
       return { method: 'PATCH', path: `${API}/users/${target.id}`, body: { name: 'Renamed', permissions: {}, is_active: false } };
     },
   },
+  {
+    route: 'POST /api/v1/users/{id}/api-key/rotate', permission: 'users:manage', status: 200,
+    prepare: async (world) => {
+      const target = await newServiceAccount(world.api, { 'journals:create': false });
+      return { method: 'POST', path: `${API}/users/${target.id}/api-key/rotate`, body: undefined };
+    },
+  },
 ];
 
 interface ReadRoute {

@@ -27,11 +27,11 @@ describe('settings', () => {
   });
   afterAll(async () => { await api.close(); });
 
-  it('answers retained_earnings_account_id null before it is set', async () => {
+  it('answers retained_earnings_account_id null and no per-currency accounts before they are set', async () => {
     const fresh = await startApi();
     try {
       expect(await fresh.request('GET', SETTINGS)).toMatchObject({ status: 200, body: { data: { retained_earnings_account_id: null } } });
-      expect(Object.keys((await fresh.request('GET', SETTINGS)).body.data)).toEqual(['retained_earnings_account_id']);
+      expect((await fresh.request('GET', SETTINGS)).body.data).toEqual({ retained_earnings_account_id: null, retained_earnings_account_ids: {} });
     } finally {
       await fresh.close();
     }
@@ -40,15 +40,15 @@ describe('settings', () => {
   it('sets the retained earnings account to an active equity account that is not a control account', async () => {
     const response = await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: { retained_earnings_account_id: accounts.retained!.id } });
-    expect((await api.request('GET', SETTINGS)).body).toEqual({ data: { retained_earnings_account_id: accounts.retained!.id } });
+    expect(response.body).toEqual({ data: { retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} } });
+    expect((await api.request('GET', SETTINGS)).body).toEqual({ data: { retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} } });
   });
 
   it('changes the retained earnings account, also to an equity sub-account', async () => {
     expect(dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.otherEquity!.id })))
-      .toEqual({ retained_earnings_account_id: accounts.otherEquity!.id });
+      .toEqual({ retained_earnings_account_id: accounts.otherEquity!.id, retained_earnings_account_ids: {} });
     expect(dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.equitySub!.id })))
-      .toEqual({ retained_earnings_account_id: accounts.equitySub!.id });
+      .toEqual({ retained_earnings_account_id: accounts.equitySub!.id, retained_earnings_account_ids: {} });
     dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id }));
   });
 
@@ -63,7 +63,7 @@ describe('settings', () => {
     dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id }));
     const response = await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts[key]!.id });
     expectError(response, 400, 'VALIDATION_ERROR', 'retained_earnings_account_id');
-    expect(dataOf(await api.request('GET', SETTINGS))).toEqual({ retained_earnings_account_id: accounts.retained!.id });
+    expect(dataOf(await api.request('GET', SETTINGS))).toEqual({ retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} });
   });
 
   it('refuses an unknown account with VALIDATION_ERROR naming retained_earnings_account_id', async () => {
@@ -71,8 +71,8 @@ describe('settings', () => {
     expectError(response, 400, 'VALIDATION_ERROR', 'retained_earnings_account_id');
   });
 
-  it('refuses a missing value, null and settings that do not exist', async () => {
-    expectError(await api.request('PATCH', SETTINGS, {}), 400, 'VALIDATION_ERROR', 'retained_earnings_account_id');
+  it('refuses an empty change, null and settings that do not exist', async () => {
+    expectError(await api.request('PATCH', SETTINGS, {}), 400, 'VALIDATION_ERROR');
     expectError(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: null }), 400, 'VALIDATION_ERROR', 'retained_earnings_account_id');
     expectError(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id, base_currency: 'USD' }),
       400, 'VALIDATION_ERROR', 'base_currency');

@@ -233,9 +233,9 @@ describe('--json of writes equals what the HTTP API then shows', () => {
     const printed = ledgerJson(['periods', 'close', q3, '--preview'], { db, apiKey: api.apiKey });
     const answered = await api.request('POST', `/periods/${q3}/close?preview=true`);
     expect(answered.status).toBe(200);
+    const freshEntry = (entry: any) => ({ ...entry, id: 'new', posted_at: 'now', hash: 'new', lines: entry.lines.map((line: any) => ({ ...line, id: 'new' })) });
     const fresh = (body: any) => ({
-      ...body.data,
-      closing_entry: { ...body.data.closing_entry, id: 'new', posted_at: 'now', hash: 'new', lines: body.data.closing_entry.lines.map((line: any) => ({ ...line, id: 'new' })) },
+      ...body.data, closing_entry: freshEntry(body.data.closing_entry), closing_entries: body.data.closing_entries.map(freshEntry),
     });
     expect(fresh(printed)).toEqual(fresh(answered.body));
     expect(printed.data.closing_entry.lines).toHaveLength(2);

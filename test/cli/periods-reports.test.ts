@@ -121,13 +121,14 @@ describe.concurrent('ledger reports', () => {
     expect(await ledgerAsync(['reports', 'trial-balance'], { db })).toEqual({
       status: 0, stderr: '',
       stdout: [
-        'CURRENCY  NUMBER    ACCOUNT            TYPE       DEBITS   CREDITS  BALANCE',
-        'USD       1000      Cash               asset      850.00    400.00   450.00',
-        'USD       1200-001  Acme Ltd           asset    1,000.00    600.00   400.00',
-        'USD       3000      Retained Earnings  equity       0.00    600.00   600.00',
-        'USD       4000      Sales              revenue  1,000.00  1,250.00   250.00',
+        'Balances, all time',
+        'CURRENCY  NUMBER    ACCOUNT            TYPE       DEBITS   CREDITS  BALANCE  DEBIT BALANCE  CREDIT BALANCE',
+        'USD       1000      Cash               asset      850.00    400.00   450.00         450.00',
+        'USD       1200-001  Acme Ltd           asset    1,000.00    600.00   400.00         400.00',
+        'USD       3000      Retained Earnings  equity       0.00    600.00   600.00                         600.00',
+        'USD       4000      Sales              revenue  1,000.00  1,250.00   250.00                         250.00',
         'USD       6000      Rent               expense    400.00    400.00     0.00',
-        'USD                 Total                       3,250.00  3,250.00',
+        'USD                 Total                       3,250.00  3,250.00                  850.00          850.00',
         'Balanced',
         '',
       ].join('\n'),
@@ -136,10 +137,11 @@ describe.concurrent('ledger reports', () => {
 
   it('trial-balance --period covers only that period', async () => {
     expect((await ledgerAsync(['reports', 'trial-balance', '--period', q2], { db })).stdout).toBe([
-      'CURRENCY  NUMBER  ACCOUNT  TYPE     DEBITS  CREDITS  BALANCE',
-      'USD       1000    Cash     asset    250.00     0.00   250.00',
-      'USD       4000    Sales    revenue    0.00   250.00   250.00',
-      'USD               Total             250.00   250.00',
+      'Movement of Q2 2026 from 2026-04-01 to 2026-06-30 (activity in the range, not balances)',
+      'CURRENCY  NUMBER  ACCOUNT  TYPE     DEBITS  CREDITS  BALANCE  DEBIT BALANCE  CREDIT BALANCE',
+      'USD       1000    Cash     asset    250.00     0.00   250.00         250.00',
+      'USD       4000    Sales    revenue    0.00   250.00   250.00                         250.00',
+      'USD               Total             250.00   250.00                  250.00          250.00',
       'Balanced',
       '',
     ].join('\n'));
@@ -255,7 +257,7 @@ describe('ledger settings', () => {
     const run = ledger(['--json', 'settings', 'set', 'retained-earnings-account', books.cash.id], { db });
     expect(run.status).toBe(1);
     expect(JSON.parse(run.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: 'retained_earnings_account_id' });
-    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { retained_earnings_account_id: books.equity.id } });
+    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {} } });
   });
 
   it('set retained-earnings-account changes the setting', async () => {
@@ -264,7 +266,7 @@ describe('ledger settings', () => {
     }));
     expect(ledger(['settings', 'set', 'retained-earnings-account', other.id], { db }))
       .toEqual({ status: 0, stdout: `Retained earnings account: ${other.id}\n`, stderr: '' });
-    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { retained_earnings_account_id: other.id } });
+    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { retained_earnings_account_id: other.id, retained_earnings_account_ids: {} } });
   });
 });
 

@@ -19,8 +19,8 @@ const DOCUMENTED_COMMANDS = [
   'journal-entries list', 'journal-entries get', 'journal-entries create', 'journal-entries reverse', 'journal-entries import',
   'periods list', 'periods get', 'periods create', 'periods close',
   'reports trial-balance', 'reports balance-sheet', 'reports income-statement', 'reports general-ledger',
-  'users list', 'users get', 'users create', 'users create-service-account',
-  'settings get', 'settings set retained-earnings-account',
+  'users list', 'users get', 'users create', 'users create-service-account', 'users rotate-key',
+  'settings get', 'settings set retained-earnings-account', 'settings unset retained-earnings-account',
   'audit-log',
   'export', 'copy', 'verify', 'backup', 'mcp',
 ];

@@ -29,13 +29,14 @@ describe('reports in several currencies', () => {
     const run = ledger(['reports', 'trial-balance'], { db });
     expect(run.status).toBe(0);
     expect(run.stdout).toBe([
-      'CURRENCY  NUMBER  ACCOUNT    TYPE           DEBITS       CREDITS       BALANCE',
-      'EUR       1100    Bank EUR   asset        2,500.00          0.00      2,500.00',
-      'EUR       4100    Sales EUR  revenue          0.00      2,500.00      2,500.00',
-      'EUR               Total                   2,500.00      2,500.00',
-      'USD       1000    Cash       asset    1,234,567.89          0.00  1,234,567.89',
-      'USD       4000    Sales      revenue          0.00  1,234,567.89  1,234,567.89',
-      'USD               Total               1,234,567.89  1,234,567.89',
+      'Balances, all time',
+      'CURRENCY  NUMBER  ACCOUNT    TYPE           DEBITS       CREDITS       BALANCE  DEBIT BALANCE  CREDIT BALANCE',
+      'EUR       1100    Bank EUR   asset        2,500.00          0.00      2,500.00       2,500.00',
+      'EUR       4100    Sales EUR  revenue          0.00      2,500.00      2,500.00                       2,500.00',
+      'EUR               Total                   2,500.00      2,500.00                     2,500.00        2,500.00',
+      'USD       1000    Cash       asset    1,234,567.89          0.00  1,234,567.89   1,234,567.89',
+      'USD       4000    Sales      revenue          0.00  1,234,567.89  1,234,567.89                   1,234,567.89',
+      'USD               Total               1,234,567.89  1,234,567.89                 1,234,567.89    1,234,567.89',
       'Balanced',
       '',
     ].join('\n'));

@@ -347,3 +347,27 @@ describe('ledger users list with more users than one page', () => {
     expect(table.stdout.trimEnd().split('\n')).toHaveLength(206);
   });
 });
+
+describe('ledger users rotate-key', () => {
+  it('prints a new key once and the old key stops working', async () => {
+    const db = freshDb();
+    const created = ledgerJson(db, 'users', 'create-service-account', '--name', 'Rotated agent');
+    const rotated = ledgerJson(db, 'users', 'rotate-key', created.data.id);
+    expect(rotated.data.id).toBe(created.data.id);
+    expect(rotated.data.api_key).toMatch(/^tsk_[A-Za-z0-9_-]{43,}$/);
+    expect(rotated.data.api_key).not.toBe(created.data.api_key);
+    const text = ledger(db, 'users', 'rotate-key', created.data.id);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain('shown only once');
+    const newest = /tsk_[A-Za-z0-9_-]+/.exec(text.stdout)![0];
+    const service = await openLedger(db);
+    try {
+      await expect(service.authenticate(created.data.api_key)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+      await expect(service.authenticate(rotated.data.api_key)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+      expect((await service.authenticate(newest)).user_id).toBe(created.data.id);
+    } finally {
+      await service.ctx.store.close();
+    }
+    expect(ledger(db, 'users', 'rotate-key', 'no-such-user').status).toBe(4);
+  });
+});

@@ -42,7 +42,7 @@ export interface ApiFixture {
  * A new ledger on the backend under test with the app listening over it: what both API fixtures
  * are made of. When a step fails, what was already opened is closed and the database removed.
  */
-export async function startLedgerApp(folderPrefix: string, options: Partial<Omit<AppOptions, 'service'>> = {}) {
+export async function startLedgerApp(folderPrefix: string, options: FixtureOptions = {}) {
   const place = await createTestLocation(folderPrefix);
   const clock = new TestClock();
   let service: LedgerService | undefined;
@@ -58,8 +58,9 @@ export async function startLedgerApp(folderPrefix: string, options: Partial<Omit
   try {
     await initLedger(place.location);
     // A low scrypt cost keeps user creation fast in tests; the default is exercised by its own test.
-    service = await openLedger(place.location, { clock, newId: uuidv7 }, { scryptCost: 2 ** 10 });
-    app = await buildApp({ service, logLevel: 'silent', ...options });
+    const { scryptCost = 2 ** 10, ...appOptions } = options;
+    service = await openLedger(place.location, { clock, newId: uuidv7 }, { scryptCost });
+    app = await buildApp({ service, logLevel: 'silent', ...appOptions });
     const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
     return { place, clock, service, baseUrl, close };
   } catch (error) {
@@ -68,7 +69,10 @@ export async function startLedgerApp(folderPrefix: string, options: Partial<Omit
   }
 }
 
-export async function startApi(options: Partial<Omit<AppOptions, 'service'>> = {}): Promise<ApiFixture> {
+/** The app's options, and the scrypt cost of new password hashes (2^10 unless given: fast tests). */
+export type FixtureOptions = Partial<Omit<AppOptions, 'service'>> & { scryptCost?: number };
+
+export async function startApi(options: FixtureOptions = {}): Promise<ApiFixture> {
   const { place, clock, service, baseUrl, close } = await startLedgerApp('ledger-api', options);
   const admin = await service.createServiceAccount(null, { name: 'test admin' }).catch(async (error: unknown) => {
     await close().catch(() => {});

@@ -94,8 +94,10 @@ export function guarded<F extends Pick<ApiFixture, 'request'>>(fixture: F): F {
     const response = await original(method, path, body, options);
     // The OpenAPI document describes the password field of the request bodies: not a leak.
     if (path === `${API}/openapi.json`) return response;
-    const createsServiceAccount = method === 'POST' && path.split('?')[0] === `${API}/users/service-accounts`;
-    assertNoSecrets(response.body, { allowApiKey: createsServiceAccount && response.status === 201 }, `${method} ${path}`);
+    const bare = path.split('?')[0]!;
+    const createsServiceAccount = method === 'POST' && bare === `${API}/users/service-accounts` && response.status === 201;
+    const rotatesKey = method === 'POST' && /^\/api\/v1\/users\/[^/]+\/api-key\/rotate$/.test(bare) && response.status === 200;
+    assertNoSecrets(response.body, { allowApiKey: createsServiceAccount || rotatesKey }, `${method} ${path}`);
     return response;
   };
   return { ...fixture, request } as F;

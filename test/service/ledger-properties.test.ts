@@ -322,6 +322,10 @@ async function allEntries(service: LedgerService) {
 const netOf = (account: ChartEntry, sum: { debit: bigint; credit: bigint } | undefined) =>
   (sum === undefined ? 0n : account.normal === 'debit' ? sum.debit - sum.credit : sum.credit - sum.debit);
 
+/** The balance as the reports sign it: by the side of the account's type, whatever its normal balance. */
+const sectionNetOf = (account: ChartEntry, sum: { debit: bigint; credit: bigint }) =>
+  (account.type === 'asset' || account.type === 'expense' ? sum.debit - sum.credit : sum.credit - sum.debit);
+
 /** Sums the totals of a control account's sub-accounts, or returns the account's own totals. */
 function totalsOfAccount(account: ChartEntry, totals: Map<string, { debit: bigint; credit: bigint }>) {
   const members = account.control ? CHART.filter((a) => a.parent === account.key) : [account];
@@ -346,7 +350,7 @@ async function checkTrialBalancesAndBalances(ledger: Ledger): Promise<void> {
       const key = ledger.keys.get(row.account_id)!;
       const sum = expected.get(key)!;
       expect([row.debit_total, row.credit_total, row.net_balance], key)
-        .toEqual([sum.debit.toString(), sum.credit.toString(), netOf(BY_KEY.get(key)!, sum).toString()]);
+        .toEqual([sum.debit.toString(), sum.credit.toString(), sectionNetOf(BY_KEY.get(key)!, sum).toString()]);
     }
     for (const account of CHART) {
       const balance = await service.getAccountBalance(ledger.ids.get(account.key)!, periodId);
@@ -354,7 +358,10 @@ async function checkTrialBalancesAndBalances(ledger: Ledger): Promise<void> {
       expect([balance.total_debits, balance.total_credits, balance.net_balance], `${account.key} in ${periodId ?? 'all time'}`)
         .toEqual([sum.debit.toString(), sum.credit.toString(), netOf(account, sum).toString()]);
       const row = tb.rows.find((r) => r.account_id === ledger.ids.get(account.key));
-      if (row) expect(row.net_balance).toBe(balance.net_balance);
+      // The balance endpoint signs by the account's normal side (CONTRACT.md); the trial balance
+      // by its type's side: they agree except for contra accounts, where they are opposite.
+      const contra = (account.type === 'asset' || account.type === 'expense') !== (account.normal === 'debit');
+      if (row) expect(BigInt(row.net_balance)).toBe(contra ? -BigInt(balance.net_balance) : BigInt(balance.net_balance));
     }
   }
 }

@@ -54,8 +54,8 @@ export function registerPeriodCommands(program: Command): void {
     }));
 
   periods.command('close <period>')
-    .description('Close a period permanently, posting its closing entry (needs an API key); --preview only shows it')
-    .option('--preview', 'show the closing entry without closing anything')
+    .description('Close a period permanently, posting one closing entry per currency (needs an API key); --preview only shows them')
+    .option('--preview', 'show the closing entries without closing anything')
     .addHelpText('after', '\nExamples:\n  $ ledger periods close "June 2026" --preview\n  $ LEDGER_API_KEY=tsk_... ledger periods close 0193...')
     .action(withService(async (service, global, options: { preview?: boolean }, text: string) => {
       const actor = await actorFromApiKey(service, global, 'periods close');
@@ -67,7 +67,11 @@ export function registerPeriodCommands(program: Command): void {
       process.stdout.write(result.preview
         ? `Preview of closing ${result.period.name} (nothing was changed):\n`
         : `Closed ${result.period.name}.\n`);
-      if (result.closing_entry) printEntry(result.closing_entry);
-      else process.stdout.write('No revenue or expense activity: no closing entry.\n');
+      // One closing entry per currency with revenue or expense activity, the default currency's first.
+      result.closing_entries.forEach((entry, index) => {
+        if (index > 0) process.stdout.write('\n');
+        printEntry(entry);
+      });
+      if (result.closing_entries.length === 0) process.stdout.write('No revenue or expense activity: no closing entry.\n');
     }));
 }

@@ -1,7 +1,9 @@
 /** `ledger reports trial-balance|balance-sheet|income-statement|general-ledger`. */
 import { type Command, Option } from 'commander';
 import type { BalanceSheet } from '../../domain/reports/balance-sheet.js';
+import type { IncomeStatement } from '../../domain/reports/income-statement.js';
 import type { GeneralLedgerView } from '../../schemas/report.js';
+import type { LedgerService } from '../../service/ledger-service.js';
 import { printJson } from '../output.js';
 import { parseLimit } from '../parse.js';
 import { groupThousands, printFields } from '../render/format.js';
@@ -13,36 +15,44 @@ export function registerReportCommands(program: Command): void {
   const reports = program.command('reports').description('Trial balance, balance sheet, income statement, general ledger');
 
   reports.command('trial-balance')
-    .description('Debit and credit totals per account, all time or for one period')
-    .option('--period <period>', 'only this period')
+    .description('Debit and credit totals per account: balances (all time or --as-of) or the movement of --period or --start/--end')
+    .option('--as-of <date>', 'balances including entries dated up to and including this day')
+    .option('--period <period>', 'the movement of this period')
+    .option('--start <date>', 'the movement from this day (inclusive)')
+    .option('--end <date>', 'the movement up to this day (inclusive)')
     .option('--currency <currency>', 'only accounts in this currency')
-    .addHelpText('after', '\nExample:\n  $ ledger reports trial-balance --period "June 2026" --currency USD')
-    .action(withService(async (service, { json }, options: { period?: string; currency?: string }) => {
-      const ids = await resolvedIds(service, options);
-      const report = await service.trialBalance({ period_id: ids.period, currency_id: ids.currency });
+    .addHelpText('after', '\nExamples:\n  $ ledger reports trial-balance --as-of 2026-03-31 --currency USD\n'
+      + '  $ ledger reports trial-balance --start 2026-01-01 --end 2026-03-31')
+    .action(withService(async (service, { json }, options: { asOf?: string; period?: string; start?: string; end?: string; currency?: string }) => {
+      const ids = await resolvedIds(service, { period: options.period, currency: options.currency });
+      const report = await service.trialBalance({
+        as_of_date: options.asOf, period_id: ids.period, start_date: options.start, end_date: options.end, currency_id: ids.currency,
+      });
       if (json) {
         printJson({ data: report });
         return;
       }
+      process.stdout.write(`${report.label}\n`);
       // Grouped by currency (by code), each group followed by its totals: amounts of different
-      // currencies never share a column unlabelled.
-      const codes = new Map<string, string>();
-      for (const id of new Set([...report.rows.map((row) => row.currency_id), ...report.totals.map((total) => total.currency_id)])) {
-        codes.set(id, (await service.getCurrency(id)).code);
-      }
+      // currencies never share a column unlabelled. People read codes; the ids stay in --json.
+      const codes = await currencyCodes(service, [...report.rows, ...report.totals].map((row) => row.currency_id));
       const rows: string[][] = [];
-      for (const [id, code] of [...codes].sort(([, a], [, b]) => compareText(a, b))) {
+      for (const [id, code] of codes) {
         for (const row of report.rows.filter((candidate) => candidate.currency_id === id)) {
-          rows.push([code, row.account_number, row.account_name, row.account_type, groupThousands(row.display_debit_total),
-            groupThousands(row.display_credit_total), groupThousands(row.display_net_balance)]);
+          rows.push([code, row.account_number, row.account_name, row.account_type, ...[
+            row.display_debit_total, row.display_credit_total, row.display_net_balance,
+            row.debit_balance === '0' ? '' : row.display_debit_balance, row.credit_balance === '0' ? '' : row.display_credit_balance,
+          ].map(groupThousands)]);
         }
         const total = report.totals.find((candidate) => candidate.currency_id === id);
         if (total) {
-          rows.push([code, '', `Total${total.is_balanced ? '' : ' (NOT BALANCED)'}`, '', groupThousands(total.display_debit_total),
-            groupThousands(total.display_credit_total), '']);
+          rows.push([code, '', `Total${total.is_balanced ? '' : ' (NOT BALANCED)'}`, '', ...[
+            total.display_debit_total, total.display_credit_total, '', total.display_debit_balance, total.display_credit_balance,
+          ].map(groupThousands)]);
         }
       }
-      printTable(['CURRENCY', 'NUMBER', 'ACCOUNT', 'TYPE', 'DEBITS', 'CREDITS', 'BALANCE'], rows, { rightAligned: [4, 5, 6] });
+      printTable(['CURRENCY', 'NUMBER', 'ACCOUNT', 'TYPE', 'DEBITS', 'CREDITS', 'BALANCE', 'DEBIT BALANCE', 'CREDIT BALANCE'], rows,
+        { rightAligned: [4, 5, 6, 7, 8] });
       process.stdout.write(report.is_balanced ? 'Balanced\n' : 'NOT BALANCED\n');
     }));
 
@@ -60,26 +70,26 @@ export function registerReportCommands(program: Command): void {
     }));
 
   reports.command('income-statement')
-    .description('Revenue, expenses and net income of a period, or of all time (closing entries excluded)')
+    .description('Revenue, expenses and net income of a period, a date range or all time (closing entries excluded)')
     .option('--period <period>', 'only this period (default: all time)')
+    .option('--start <date>', 'from this day (inclusive)')
+    .option('--end <date>', 'up to this day (inclusive)')
+    .addOption(new Option('--columns <interval>', 'one column per month or quarter, side by side').choices(['month', 'quarter']))
     .option('--currency <currency>', 'report currency (default: the retained earnings account\'s)')
-    .addHelpText('after', '\nExample:\n  $ ledger reports income-statement --period 0193...')
-    .action(withService(async (service, { json }, options: { period?: string; currency?: string }) => {
-      const ids = await resolvedIds(service, options);
-      const report = await service.incomeStatement({ period_id: ids.period, currency_id: ids.currency });
+    .addHelpText('after', '\nExamples:\n  $ ledger reports income-statement --period "June 2026"\n'
+      + '  $ ledger reports income-statement --start 2026-01-01 --end 2026-06-30 --columns month')
+    .action(withService(async (service, { json }, options: { period?: string; start?: string; end?: string; columns?: 'month' | 'quarter'; currency?: string }) => {
+      const ids = await resolvedIds(service, { period: options.period, currency: options.currency });
+      const report = await service.incomeStatement({
+        period_id: ids.period, start_date: options.start, end_date: options.end, columns: options.columns, currency_id: ids.currency,
+      });
       if (json) {
         printJson({ data: report });
         return;
       }
-      const code = (await service.getCurrency(report.currency_id)).code;
-      const rows = [
-        ...report.revenue.map((row) => [code, 'Revenue', row.account_number, row.account_name, row.display_amount]),
-        [code, '', '', 'Total revenue', report.display_total_revenue],
-        ...report.expenses.map((row) => [code, 'Expenses', row.account_number, row.account_name, row.display_amount]),
-        [code, '', '', 'Total expenses', report.display_total_expenses],
-        [code, '', '', 'Net income', report.display_net_income],
-      ].map(([first, ...rest]) => [first!, ...rest.slice(0, -1), groupThousands(rest[rest.length - 1]!)]);
-      printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'AMOUNT'], rows, { rightAligned: [4] });
+      const { code } = await service.getCurrency(report.currency_id);
+      if (report.columns !== undefined) printIncomeColumns(report, code);
+      else printIncomeStatement(report, code);
     }));
 
   reports.command('general-ledger')
@@ -110,7 +120,7 @@ export function registerReportCommands(program: Command): void {
         printJson({ data: report });
         return;
       }
-      const code = (await service.getCurrency(report.currency_id)).code;
+      const { code } = await service.getCurrency(report.currency_id);
       printFields([['Account', `${report.account_number} ${report.account_name}`], ['Currency', code],
         ['Range', `${report.start_date ?? 'beginning'} to ${report.end_date ?? 'today'}`],
         ['Starting balance', groupThousands(report.display_starting_balance)]]);
@@ -123,17 +133,53 @@ export function registerReportCommands(program: Command): void {
     }));
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** The codes of the given currencies, in code order (each currency once). */
+async function currencyCodes(service: LedgerService, ids: readonly string[]): Promise<[string, string][]> {
+  const codes: [string, string][] = [];
+  for (const id of new Set(ids)) codes.push([id, (await service.getCurrency(id)).code]);
+  return codes.sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Every row led by the currency's code, its amounts (from `firstAmount` on) grouped in thousands. */
+function withCurrency(code: string, rows: readonly string[][], firstAmount: number): string[][] {
+  return rows.map((row) => [code, ...row.map((cell, index) => (index >= firstAmount ? groupThousands(cell) : cell))]);
 }
 
 function printBalanceSheet(report: BalanceSheet, code: string): void {
   const rows: string[][] = [];
   for (const [title, section] of [['Assets', report.assets], ['Liabilities', report.liabilities], ['Equity', report.equity]] as const) {
-    for (const account of section.accounts) rows.push([code, title, account.account_number ?? '', account.account_name, groupThousands(account.display_balance)]);
-    rows.push([code, '', '', `Total ${title.toLowerCase()}`, groupThousands(section.display_total)]);
+    for (const account of section.accounts) rows.push([title, account.account_number ?? '', account.account_name, account.display_balance]);
+    rows.push(['', '', `Total ${title.toLowerCase()}`, section.display_total]);
   }
-  rows.push([code, '', '', 'Total liabilities and equity', groupThousands(report.display_total_liabilities_and_equity)]);
-  printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'BALANCE'], rows, { rightAligned: [4] });
+  rows.push(['', '', 'Total liabilities and equity', report.display_total_liabilities_and_equity]);
+  printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'BALANCE'], withCurrency(code, rows, 3), { rightAligned: [4] });
   process.stdout.write(`As of ${report.as_of_date ?? 'all dates'}: ${report.is_balanced ? 'balanced' : 'NOT BALANCED'}\n`);
+}
+
+function printIncomeStatement(report: IncomeStatement, code: string): void {
+  const rows = [
+    ...report.revenue.map((row) => ['Revenue', row.account_number, row.account_name, row.display_amount]),
+    ['', '', 'Total revenue', report.display_total_revenue],
+    ...report.expenses.map((row) => ['Expenses', row.account_number, row.account_name, row.display_amount]),
+    ['', '', 'Total expenses', report.display_total_expenses],
+    ['', '', 'Net income', report.display_net_income],
+  ];
+  printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'AMOUNT'], withCurrency(code, rows, 3), { rightAligned: [4] });
+}
+
+/** Month or quarter columns side by side, then the whole range's total (like `hledger is -M`). */
+function printIncomeColumns(report: IncomeStatement, code: string): void {
+  const columns = report.columns ?? [];
+  process.stdout.write(`Income statement ${report.start_date} to ${report.end_date}\n`);
+  const amounts = (row: IncomeStatement['revenue'][number]) => (row.column_amounts ?? []).map((cell) => cell.display_amount);
+  const rows = [
+    ...report.revenue.map((row) => ['Revenue', row.account_number, row.account_name, ...amounts(row), row.display_amount]),
+    ['', '', 'Total revenue', ...columns.map((column) => column.display_total_revenue), report.display_total_revenue],
+    ...report.expenses.map((row) => ['Expenses', row.account_number, row.account_name, ...amounts(row), row.display_amount]),
+    ['', '', 'Total expenses', ...columns.map((column) => column.display_total_expenses), report.display_total_expenses],
+    ['', '', 'Net income', ...columns.map((column) => column.display_net_income), report.display_net_income],
+  ];
+  const amountColumns = [...columns.keys(), columns.length].map((index) => index + 4);
+  printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', ...columns.map((column) => column.label), 'TOTAL'], withCurrency(code, rows, 3),
+    { rightAligned: amountColumns });
 }

@@ -1,10 +1,32 @@
-/** `ledger settings get|set retained-earnings-account <account>`. */
+/** `ledger settings get|set|unset retained-earnings-account`. */
 import type { Command } from 'commander';
+import type { SettingsView } from '../../schemas/settings.js';
 import { LOCAL_OPERATOR } from '../../service/actor.js';
+import type { LedgerService } from '../../service/ledger-service.js';
+import { validationError } from '../../domain/errors.js';
 import { printJson } from '../output.js';
+import { collect } from '../paging.js';
 import { printFields } from '../render/format.js';
 import { resolveAccount } from '../resolve-names.js';
 import { withService } from '../with-service.js';
+
+/** The settings as lines: the default account, then one line per other currency (by its code). */
+async function printSettings(service: LedgerService, settings: SettingsView): Promise<void> {
+  const fields: [string, string | null][] = [['Retained earnings account', settings.retained_earnings_account_id]];
+  for (const [currencyId, accountId] of Object.entries(settings.retained_earnings_account_ids)) {
+    const code = (await service.getCurrency(currencyId).catch(() => undefined))?.code ?? currencyId;
+    fields.push([`Retained earnings account (${code})`, accountId]);
+  }
+  printFields(fields);
+}
+
+/** A currency given by id or by code (case-insensitive). */
+async function currencyIdOf(service: LedgerService, given: string): Promise<string> {
+  const all = (await collect((cursor) => service.listCurrencies({ limit: 200, cursor }), {})).data;
+  const found = all.find((currency) => currency.id === given) ?? all.find((currency) => currency.code.toLowerCase() === given.toLowerCase());
+  if (!found) throw validationError(`No currency has the id or code ${given}`, 'currency', 'List them with ledger currencies list');
+  return found.id;
+}
 
 export function registerSettingsCommands(program: Command): void {
   const settings = program.command('settings').description('Ledger settings');
@@ -15,16 +37,35 @@ export function registerSettingsCommands(program: Command): void {
     .action(withService(async (service, { json }) => {
       const current = await service.getSettings();
       if (json) printJson({ data: current });
-      else printFields([['Retained earnings account', current.retained_earnings_account_id]]);
+      else await printSettings(service, current);
     }));
 
   const set = settings.command('set').description('Change a setting');
   set.command('retained-earnings-account <account>')
-    .description('Set the retained earnings account (an active equity account, not a control account; by id, number or name)')
-    .addHelpText('after', '\nExample:\n  $ ledger settings set retained-earnings-account 3000')
-    .action(withService(async (service, { json }, _options, text: string) => {
-      const updated = await service.updateSettings(LOCAL_OPERATOR, { retained_earnings_account_id: await resolveAccount(service, text, 'account') });
+    .description('Set the retained earnings account (an active equity account, not a control account; by id, number or name); '
+      + 'with --currency, the one for that currency\'s closing entries')
+    .option('--currency <currency>', 'currency id or code: set the retained earnings account of this currency (not the default)')
+    .addHelpText('after', '\nExamples:\n  $ ledger settings set retained-earnings-account 3000\n'
+      + '  $ ledger settings set retained-earnings-account 0194... --currency EUR')
+    .action(withService(async (service, { json }, options: { currency?: string }, text: string) => {
+      const id = await resolveAccount(service, text, 'account');
+      const input = options.currency === undefined
+        ? { retained_earnings_account_id: id }
+        : { retained_earnings_account_ids: { [await currencyIdOf(service, options.currency)]: id } };
+      const updated = await service.updateSettings(LOCAL_OPERATOR, input);
       if (json) printJson({ data: updated });
-      else printFields([['Retained earnings account', updated.retained_earnings_account_id]]);
+      else await printSettings(service, updated);
+    }));
+
+  const unset = settings.command('unset').description('Remove a setting');
+  unset.command('retained-earnings-account')
+    .description('Remove the retained earnings account of a currency other than the default\'s')
+    .requiredOption('--currency <currency>', 'currency id or code')
+    .addHelpText('after', '\nExample:\n  $ ledger settings unset retained-earnings-account --currency EUR')
+    .action(withService(async (service, { json }, options: { currency: string }) => {
+      const currencyId = await currencyIdOf(service, options.currency);
+      const updated = await service.updateSettings(LOCAL_OPERATOR, { retained_earnings_account_ids: { [currencyId]: null } });
+      if (json) printJson({ data: updated });
+      else await printSettings(service, updated);
     }));
 }

@@ -84,4 +84,16 @@ export function registerUserCommands(program: Command): void {
         process.stdout.write(`API key (shown only once, store it now):\n${created.api_key}\n`);
       }
     }));
+
+  users.command('rotate-key <id>')
+    .description('Give a service account a new API key and print it (shown only once); its old key stops working at once')
+    .addHelpText('after', '\nExample:\n  $ ledger users rotate-key 01963c5e-7f6a-7c1e-9d2b-3f4a5b6c7d8e')
+    .action(withService(async (service, { json }, _options, id: string) => {
+      const rotated = await service.rotateApiKey(null, id);
+      if (json) printJson({ data: rotated });
+      else {
+        process.stdout.write(`Rotated the API key of ${rotated.name} (${rotated.id}); the old key no longer works\n`);
+        process.stdout.write(`New API key (shown only once, store it now):\n${rotated.api_key}\n`);
+      }
+    }));
 }

@@ -64,6 +64,16 @@ export function resolveNewAccount(input: NewAccountInput, parent: Account | unde
   };
 }
 
+/**
+ * The balance as the reports and the chart of accounts show it: signed by the side of the
+ * account's type (debits − credits for assets and expenses, credits − debits for liabilities,
+ * equity and revenue), so a contra account (accumulated depreciation, owner's drawings) shows
+ * negative in its section, whatever its own normal_balance.
+ */
+export function sectionBalance(accountType: AccountType, debits: bigint, credits: bigint): bigint {
+  return accountType === 'asset' || accountType === 'expense' ? debits - credits : credits - debits;
+}
+
 /** Net balance signed by the account's normal side. */
 export function netBalance(normal: NormalBalance, debits: bigint, credits: bigint): bigint {
   return normal === 'debit' ? debits - credits : credits - debits;

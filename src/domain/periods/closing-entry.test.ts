@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLines } from '../journal/validate-entry.js';
 import { asAmount } from '../money/amount.js';
 import type { Account, Period, Totals } from '../types.js';
-import { assertRetainedEarningsAccount, computeClosingEntry } from './closing-entry.js';
+import { assertRetainedEarningsAccount, computeClosingEntries, computeClosingEntry } from './closing-entry.js';
 import { testAccount as account, thrownBy } from '../../../test/fixtures/domain.js';
 
 const revenue = { account_type: 'revenue', normal_balance: 'credit' } as const;
@@ -195,16 +195,45 @@ describe('computeClosingEntry', () => {
     expect(draft.lines.at(-1)).toEqual(cr('retained', '69000', INCOME));
   });
 
-  it('refuses with CURRENCY_MISMATCH when revenue or expense activity is in another currency than retained earnings', () => {
-    const error = thrownBy(() => computeClosingEntry(PERIOD, totals({ sales: [0n, 100n], 'euro-sales': [0n, 500n] }), ACCOUNTS, RETAINED));
-    expect(error.code).toBe('CURRENCY_MISMATCH');
-    expect(error.field).toBe('retained_earnings_account_id');
-    expect(error.message).toContain('4500');
+  it('leaves accounts in other currencies to their own closing entry', () => {
+    const draft = computeClosingEntry(PERIOD, totals({ sales: [0n, 100n], 'euro-sales': [0n, 500n] }), ACCOUNTS, RETAINED)!;
+    expect(draft.lines).toEqual([dr('sales', '100', CLOSE), cr('retained', '100', INCOME)]);
+    expect(computeClosingEntry(PERIOD, totals({ 'euro-sales': [0n, 500n] }), ACCOUNTS, RETAINED)).toBeNull();
+  });
+});
+
+describe('computeClosingEntries', () => {
+  const EURO_RETAINED = account('euro-retained', '3150', { account_type: 'equity', normal_balance: 'credit', currency_id: 'eur' });
+  const euroOnly = (currencyId: string) => (currencyId === 'eur' ? EURO_RETAINED : undefined);
+
+  it('posts one entry per currency, the default currency first, each into its own retained earnings account', () => {
+    // USD: sales cr 1.00, rent dr 0.40 -> income 0.60; EUR: euro sales cr 5.00 -> income 5.00.
+    const entries = computeClosingEntries(PERIOD, totals({ sales: [0n, 100n], rent: [40n, 0n], 'euro-sales': [0n, 500n] }),
+      ACCOUNTS, RETAINED, euroOnly);
+    expect(entries.map(({ currency_id, draft }) => [currency_id, draft.lines])).toEqual([
+      ['usd', [dr('sales', '100', CLOSE), cr('rent', '40', CLOSE), cr('retained', '60', INCOME)]],
+      ['eur', [dr('euro-sales', '500', CLOSE), cr('euro-retained', '500', INCOME)]],
+    ]);
   });
 
-  it('refuses with CURRENCY_MISMATCH even when the only activity is in the other currency', () => {
-    const error = thrownBy(() => computeClosingEntry(PERIOD, totals({ 'euro-sales': [0n, 500n] }), ACCOUNTS, RETAINED));
+  it('closes only the currency that moved when the default currency has no activity', () => {
+    const entries = computeClosingEntries(PERIOD, totals({ 'euro-sales': [0n, 500n] }), ACCOUNTS, RETAINED, euroOnly);
+    expect(entries.map(({ currency_id }) => currency_id)).toEqual(['eur']);
+  });
+
+  it('refuses with CURRENCY_MISMATCH naming the currency when it has no retained earnings account', () => {
+    const error = thrownBy(() => computeClosingEntries(PERIOD, totals({ sales: [0n, 100n], 'euro-sales': [0n, 500n] }),
+      ACCOUNTS, RETAINED, () => undefined, (id) => id.toUpperCase()));
     expect(error.code).toBe('CURRENCY_MISMATCH');
+    expect(error.field).toBe('retained_earnings_account_ids');
+    expect(error.message).toContain('4500');
+    expect(error.message).toContain('EUR');
+    expect(error.suggestion).toContain('retained_earnings_account_ids');
+  });
+
+  it('does not ask for a retained earnings account where the other currency nets to zero', () => {
+    const entries = computeClosingEntries(PERIOD, totals({ sales: [0n, 100n], 'euro-sales': [500n, 500n] }), ACCOUNTS, RETAINED, () => undefined);
+    expect(entries.map(({ currency_id }) => currency_id)).toEqual(['usd']);
   });
 });
 

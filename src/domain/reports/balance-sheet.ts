@@ -4,6 +4,7 @@
  * Revenue minus expenses not yet closed into retained earnings appears in equity as
  * "Current earnings" (account_id null), so a consistent ledger always balances.
  */
+import { sectionBalance } from '../accounts/new-account.js';
 import type { AccountType, Totals } from '../types.js';
 import { type ReportInputs, byAccountNumber, hasActivity, money } from './report-inputs.js';
 
@@ -47,11 +48,11 @@ export function buildBalanceSheet(
   const accounts = [...inputs.accounts.values()]
     .filter((account) => account.currency_id === scope.currency_id && hasActivity(totals.get(account.id)))
     .sort(byAccountNumber);
-  const section = (type: AccountType, debitPositive: boolean, extra: { name: string; value: bigint } | null) => {
+  const section = (type: AccountType, extra: { name: string; value: bigint } | null) => {
     let sum = 0n;
     const rows: BalanceSheetRow[] = accounts.filter((account) => account.account_type === type).map((account) => {
       const total = totals.get(account.id)!;
-      const value = debitPositive ? total.debit_total - total.credit_total : total.credit_total - total.debit_total;
+      const value = sectionBalance(account.account_type, total.debit_total, total.credit_total);
       sum += value;
       const amount = money(value, scale);
       return {
@@ -74,9 +75,9 @@ export function buildBalanceSheet(
     if (account.account_type === 'revenue') currentEarnings += total.credit_total - total.debit_total;
     if (account.account_type === 'expense') currentEarnings -= total.debit_total - total.credit_total;
   }
-  const assets = section('asset', true, null);
-  const liabilities = section('liability', false, null);
-  const equity = section('equity', false, { name: CURRENT_EARNINGS_NAME, value: currentEarnings });
+  const assets = section('asset', null);
+  const liabilities = section('liability', null);
+  const equity = section('equity', { name: CURRENT_EARNINGS_NAME, value: currentEarnings });
   const totalAssets = money(assets.sum, scale);
   const totalLiabilitiesAndEquity = money(liabilities.sum + equity.sum, scale);
   return {

@@ -4,6 +4,7 @@
  * its result.
  */
 import type { Totals } from '../types.js';
+import type { ReportColumn } from './report-columns.js';
 import { type ReportInputs, byAccountNumber, hasActivity, money } from './report-inputs.js';
 
 export interface IncomeStatementRow {
@@ -13,6 +14,20 @@ export interface IncomeStatementRow {
   parent_id: string | null;
   amount: string;
   display_amount: string;
+  /** With columns: each column's amount, in column order. */
+  column_amounts?: { amount: string; display_amount: string }[];
+}
+
+export interface IncomeStatementColumn {
+  label: string;
+  start_date: string;
+  end_date: string;
+  total_revenue: string;
+  display_total_revenue: string;
+  total_expenses: string;
+  display_total_expenses: string;
+  net_income: string;
+  display_net_income: string;
 }
 
 export interface IncomeStatement {
@@ -28,6 +43,7 @@ export interface IncomeStatement {
   display_total_revenue: string;
   display_total_expenses: string;
   display_net_income: string;
+  columns?: IncomeStatementColumn[];
 }
 
 export function buildIncomeStatement(
@@ -68,5 +84,39 @@ export function buildIncomeStatement(
     display_total_revenue: totalRevenue.display,
     display_total_expenses: totalExpenses.display,
     display_net_income: netIncome.display,
+  };
+}
+
+/**
+ * The statement of the whole range with the statements of its columns side by side: every row of
+ * the whole range gets the amount of each column (zero where the account had no activity in it),
+ * and each column its totals. The columns partition the range, so they add up to its figures.
+ */
+export function withColumns(
+  whole: IncomeStatement,
+  columns: readonly ReportColumn[],
+  columnStatements: readonly IncomeStatement[],
+  scale: number,
+): IncomeStatement {
+  const zero = money(0n, scale);
+  const byAccount = columnStatements.map((statement) =>
+    new Map([...statement.revenue, ...statement.expenses].map((row) => [row.account_id, row])));
+  const amountsOf = (row: IncomeStatementRow) => byAccount.map((rows) => {
+    const match = rows.get(row.account_id);
+    return match ? { amount: match.amount, display_amount: match.display_amount } : { amount: zero.value, display_amount: zero.display };
+  });
+  return {
+    ...whole,
+    revenue: whole.revenue.map((row) => ({ ...row, column_amounts: amountsOf(row) })),
+    expenses: whole.expenses.map((row) => ({ ...row, column_amounts: amountsOf(row) })),
+    columns: columns.map((column, index) => {
+      const statement = columnStatements[index]!;
+      return {
+        label: column.label, start_date: column.start_date, end_date: column.end_date,
+        total_revenue: statement.total_revenue, display_total_revenue: statement.display_total_revenue,
+        total_expenses: statement.total_expenses, display_total_expenses: statement.display_total_expenses,
+        net_income: statement.net_income, display_net_income: statement.display_net_income,
+      };
+    }),
   };
 }

@@ -65,7 +65,7 @@ const row = (id: string, number: string, type: string, currency: string, parent:
 describe('buildTrialBalance', () => {
   it('lists every posting account with activity, ordered by account number, with totals per currency', () => {
     const report = buildTrialBalance(INPUTS, LEDGER, { period_id: null, currency_id: null });
-    expect(report.rows).toEqual([
+    expect(report.rows).toMatchObject([
       // cash: 6000.00 - 800.00 = 5200.00 (debit normal).
       row('cash', '1000', 'asset', 'usd', null, '600000', '80000', '520000', ['6000.00', '800.00', '5200.00']),
       row('wallet', '1100', 'asset', 'eth', null, '2000000000000000001', '0', '2000000000000000001',
@@ -73,8 +73,8 @@ describe('buildTrialBalance', () => {
       // acme: 1200.00 - 1000.00 = 200.00. The control account 1200 has no row of its own.
       row('receivables-acme', '1200-01', 'asset', 'usd', 'receivables', '120000', '100000', '20000', ['1200.00', '1000.00', '200.00']),
       row('receivables-globex', '1200-02', 'asset', 'usd', 'receivables', '30000', '0', '30000', ['300.00', '0.00', '300.00']),
-      // The contra asset is credit-normal, so its net is credits - debits = 50.00.
-      row('depreciation', '1590', 'asset', 'usd', null, '0', '5000', '5000', ['0.00', '50.00', '50.00']),
+      // The contra asset is signed as an asset, debits - credits = -50.00, as the balance sheet shows it.
+      row('depreciation', '1590', 'asset', 'usd', null, '0', '5000', '-5000', ['0.00', '50.00', '-50.00']),
       row('loan', '2000', 'liability', 'usd', null, '0', '500000', '500000', ['0.00', '5000.00', '5000.00']),
       row('sales', '4000', 'revenue', 'usd', null, '0', '150000', '150000', ['0.00', '1500.00', '1500.00']),
       row('fees', '4100', 'revenue', 'eth', null, '0', '2000000000000000001', '2000000000000000001',
@@ -83,7 +83,7 @@ describe('buildTrialBalance', () => {
     ]);
     // USD debits: 6000.00 + 1200.00 + 300.00 + 850.00 = 8350.00;
     // USD credits: 800.00 + 1000.00 + 50.00 + 5000.00 + 1500.00 = 8350.00.
-    expect(report.totals).toEqual([
+    expect(report.totals).toMatchObject([
       { currency_id: 'eth', debit_total: '2000000000000000001', credit_total: '2000000000000000001',
         display_debit_total: '2.000000000000000001', display_credit_total: '2.000000000000000001', is_balanced: true },
       { currency_id: 'usd', debit_total: '835000', credit_total: '835000',
@@ -131,6 +131,34 @@ describe('buildTrialBalance', () => {
 
   it('is empty and balanced for a ledger without activity', () => {
     expect(buildTrialBalance(INPUTS, new Map(), { period_id: null, currency_id: null }))
-      .toEqual({ period_id: null, currency_id: null, rows: [], totals: [], is_balanced: true });
+      .toEqual({
+        period_id: null, currency_id: null, as_of_date: null, start_date: null, end_date: null, basis: 'balance',
+        label: 'Balances, all time', rows: [], totals: [], is_balanced: true,
+      });
+  });
+
+  it('puts each account\'s net in a debit-balance or a credit-balance column, whose totals agree', () => {
+    // cash 6000.00 dr / 800.00 cr nets 5200.00 on the debit side; the contra asset's 50.00 credit
+    // sits on the credit side though the account is an asset.
+    const report = buildTrialBalance(INPUTS, LEDGER, { period_id: null, currency_id: 'usd' });
+    const balances = Object.fromEntries(report.rows.map((r) => [r.account_id, [r.display_debit_balance, r.display_credit_balance]]));
+    expect(balances).toEqual({
+      'cash': ['5200.00', '0.00'], 'receivables-acme': ['200.00', '0.00'], 'receivables-globex': ['300.00', '0.00'],
+      'depreciation': ['0.00', '50.00'], 'loan': ['0.00', '5000.00'], 'sales': ['0.00', '1500.00'], 'rent': ['850.00', '0.00'],
+    });
+    // 5200.00 + 200.00 + 300.00 + 850.00 = 6550.00 = 50.00 + 5000.00 + 1500.00.
+    expect(report.totals).toMatchObject([{ currency_id: 'usd', debit_balance: '655000', credit_balance: '655000',
+      display_debit_balance: '6550.00', display_credit_balance: '6550.00' }]);
+  });
+
+  it.each([
+    ['all time', { period_id: null, currency_id: null }, 'balance', 'Balances, all time'],
+    ['as of a date', { period_id: null, currency_id: null, as_of_date: '2026-03-31' }, 'balance', 'Balances as of 2026-03-31'],
+    ['a period', { period_id: 'p-1', currency_id: null, start_date: '2026-01-01', end_date: '2026-06-30', period_name: 'H1' },
+      'movement', 'Movement of H1 from 2026-01-01 to 2026-06-30 (activity in the range, not balances)'],
+    ['an open-ended range', { period_id: null, currency_id: null, start_date: '2026-04-01' },
+      'movement', 'Movement from 2026-04-01 to today (activity in the range, not balances)'],
+  ])('says whether it shows balances or movement: %s', (_name, scope, basis, label) => {
+    expect(buildTrialBalance(INPUTS, new Map(), scope)).toMatchObject({ basis, label });
   });
 });

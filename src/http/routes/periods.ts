@@ -28,10 +28,15 @@ export const periodRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
   app.post('/periods/:id/close', {
     config: { permission: 'periods:close' },
     schema: {
-      tags, summary: 'Close a period permanently, posting its closing entry; preview=true shows the entry and commits nothing',
+      tags, summary: 'Close a period permanently, posting one closing entry per currency; preview=true shows them and commits nothing',
       params: IdParams, querystring: CloseQuery,
       response: {
-        200: envelope(Type.Object({ period: Period, closing_entry: Nullable(Entry), preview: Type.Boolean() })),
+        200: envelope(Type.Object({
+          period: Period,
+          closing_entry: Nullable(Entry),
+          closing_entries: Type.Array(Entry, { description: 'One closing entry per currency with revenue or expense activity, the default currency\'s first' }),
+          preview: Type.Boolean(),
+        })),
         ...errorResponses,
       },
     },

@@ -13,7 +13,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
 
   app.patch('/settings', {
     config: { permission: 'settings:write' },
-    schema: { tags, summary: 'Set the retained earnings account (an active equity account, not a control account)',
+    schema: { tags, summary: 'Set the retained earnings account and the per-currency ones (active equity accounts, not control accounts)',
       body: UpdateSettingsBody, response: { 200: envelope(Settings), ...errorResponses } },
   }, async (request) => ({ data: await service.updateSettings(actorOf(request), request.body) }));
 };

@@ -20,6 +20,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       body: CreateServiceAccountBody, response: { 201: envelope(ServiceAccountCreated), ...errorResponses } },
   }, async (request, reply) => reply.code(201).send({ data: await service.createServiceAccount(actorOf(request), request.body) }));
 
+  app.post('/users/:id/api-key/rotate', {
+    config: { permission: 'users:manage' },
+    schema: { tags, summary: 'Give a service account a new API key (shown only in this response); the old key stops working at once',
+      params: IdParams, response: { 200: envelope(ServiceAccountCreated), ...errorResponses } },
+  }, async (request) => ({ data: await service.rotateApiKey(actorOf(request), request.params.id) }));
+
   app.get('/users', {
     schema: { tags, summary: 'List users (ordered by creation)', querystring: Type.Object(PageQuery, { additionalProperties: false }),
       response: { 200: pageOf(User), ...errorResponses } },

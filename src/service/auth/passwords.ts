@@ -5,7 +5,7 @@
  * whose hash is cheaper than the current cost stores a new hash (`needsRehash`).
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { validationError } from '../../domain/errors.js';
+import { LedgerError, validationError } from '../../domain/errors.js';
 import { isCommonPassword } from './common-passwords.js';
 
 /** OWASP's Password Storage Cheat Sheet minimum for scrypt: N=2^17, r=8, p=1 (128 MiB per hash). */
@@ -16,7 +16,50 @@ const KEY_LENGTH = 32;
 export const MIN_PASSWORD_LENGTH = 8;
 const MAX_PASSWORD_LENGTH = 1024;
 
+/**
+ * At most this many hashes are computed at once in a process (each takes 128 MiB and most of a
+ * core); the rest wait in line, so a flood of logins cannot starve the thread pool and a genuine
+ * login waits behind a few hashes, not behind the flood. A line longer than
+ * `MAX_WAITING_HASHES` answers RATE_LIMITED at once.
+ */
+export const CONCURRENT_HASHES = 2;
+export const MAX_WAITING_HASHES = 64;
+
+class HashSlots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly slots: number, private readonly maxWaiting: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.slots) {
+      if (this.waiting.length >= this.maxWaiting) {
+        throw new LedgerError('RATE_LIMITED', 'The server is busy checking passwords; try again in 1 second', {
+          suggestion: 'Wait 1 second before trying again', retryAfterSeconds: 1,
+        });
+      }
+      // A finishing hash hands its slot over directly, so `running` stays counted.
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.running += 1;
+    }
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
+const hashSlots = new HashSlots(CONCURRENT_HASHES, MAX_WAITING_HASHES);
+
 function derive(password: string, salt: Buffer, cost: number, blockSize: number, parallelism: number): Promise<Buffer> {
+  return hashSlots.run(() => deriveNow(password, salt, cost, blockSize, parallelism));
+}
+
+function deriveNow(password: string, salt: Buffer, cost: number, blockSize: number, parallelism: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, {
       N: cost, r: blockSize, p: parallelism, maxmem: 256 * cost * blockSize + 1024 * 1024,

@@ -237,12 +237,16 @@ export interface LedgerWrites {
   insertEntry(entry: JournalEntry): Promise<ChainLink>;
 
   setSetting(key: string, value: string): Promise<void>;
+  /** Removes a setting; nothing happens when the key has no value. */
+  deleteSetting(key: string): Promise<void>;
   /** Stores the value only when the key has none yet (two processes racing agree on one value). */
   setSettingIfAbsent(key: string, value: string): Promise<void>;
 
   insertUser(user: NewUserRecord): Promise<void>;
   updateUser(id: string, changes: Partial<Pick<StoredUser, 'name' | 'permissions' | 'is_active' | 'password_hash'>>): Promise<void>;
   insertApiKey(key: ApiKeyRecord): Promise<void>;
+  /** Deletes every API key of the user (a rotation deletes the old key before inserting the new one). */
+  deleteUserApiKeys(userId: string): Promise<void>;
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
   revokeRefreshToken(id: string, revokedAt: string, replacedBy: string | null): Promise<void>;
   revokeRefreshFamily(familyId: string, revokedAt: string): Promise<void>;
@@ -251,6 +255,14 @@ export interface LedgerWrites {
 
   /** Records one failed login under each key (an e-mail, a client address). */
   recordLoginFailure(keys: readonly string[], failedAt: string): Promise<void>;
+  /**
+   * Holds the throttle's keys until the transaction ends, so that counting a key's failures and
+   * recording one more is atomic among all processes on the database (a login counts its attempt
+   * before the password is hashed). SQLite's single write lock already does this.
+   */
+  lockLoginKeys(keys: readonly string[]): Promise<void>;
+  /** Deletes one failure recorded at `failedAt` under each key: an attempt counted beforehand that succeeded. */
+  forgetLoginFailure(keys: readonly string[], failedAt: string): Promise<void>;
   clearLoginFailures(key: string): Promise<void>;
   deleteLoginFailuresBefore(before: string): Promise<void>;
 

@@ -5,7 +5,7 @@
  */
 import type { Account, Currency, Period } from '../../domain/types.js';
 import type { LedgerReads, PageRequest, StorePage } from '../ports/ledger-store.js';
-import { RETAINED_EARNINGS_KEY } from '../settings.js';
+import { RETAINED_EARNINGS_KEY, perCurrencyRetainedEarnings } from '../settings.js';
 
 export interface Books {
   accounts: ReadonlyMap<string, Account>;
@@ -15,6 +15,8 @@ export interface Books {
   currencies: readonly Currency[];
   currencyIds: ReadonlySet<string>;
   retainedEarningsId: string | undefined;
+  /** The per-currency retained earnings accounts of the settings, by currency id. */
+  retainedEarningsIds: Readonly<Record<string, string>>;
   /** The period whose inclusive bounds contain the date: the last one starting on or before it, as the stores find it. */
   periodContaining(date: string): Period | undefined;
 }
@@ -34,7 +36,8 @@ export async function readBooks(reads: LedgerReads): Promise<Books> {
   const accounts = await reads.allAccounts();
   const periods = await everyItem((page) => reads.listPeriods(page));
   const currencies = await everyItem((page) => reads.listCurrencies(page));
-  const retainedEarningsId = await reads.getSetting(RETAINED_EARNINGS_KEY);
+  const settings = await reads.allSettings();
+  const retainedEarningsId = settings.get(RETAINED_EARNINGS_KEY);
   return {
     accounts: new Map(accounts.map((account) => [account.id, account])),
     periods,
@@ -42,6 +45,7 @@ export async function readBooks(reads: LedgerReads): Promise<Books> {
     currencies,
     currencyIds: new Set(currencies.map((currency) => currency.id)),
     retainedEarningsId,
+    retainedEarningsIds: perCurrencyRetainedEarnings(settings),
     periodContaining(date) {
       // Binary search for the last period starting on or before the date.
       let low = 0;

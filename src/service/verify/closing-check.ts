@@ -5,11 +5,10 @@
  * order), dated the period's end. A period that closed with nothing to post must still have
  * nothing to post; an open period has no closing entry.
  *
- * The retained earnings account is the one the stored closing entry credits or debits, when it
- * has such a line (the setting may have changed since the close); otherwise the current setting.
+ * A period closed with activity in several currencies has one closing entry per currency; each is
+ * recomputed with its own currency's retained earnings account.
  */
-import { isLedgerError } from '../../domain/errors.js';
-import { computeClosingEntry } from '../../domain/periods/closing-entry.js';
+import { closingCurrencies, computeClosingEntry } from '../../domain/periods/closing-entry.js';
 import { asAmount } from '../../domain/money/amount.js';
 import type { Account, JournalEntryView, Period, Totals } from '../../domain/types.js';
 import type { CheckContext, CheckDefinition } from './check.js';
@@ -40,38 +39,32 @@ function totalsWithoutClosing(periodTotals: SumsByAccount, closing: readonly Jou
   return totals;
 }
 
-function retainedEarningsFor(context: CheckContext, stored: JournalEntryView | undefined): Account | undefined {
+/**
+ * The retained earnings account of one currency's close: the one its stored closing entry credits
+ * or debits, when it has one such line (the settings may have changed since the close); otherwise
+ * the current setting for that currency (the default's own currency, or the per-currency map).
+ */
+function retainedEarningsFor(context: CheckContext, currencyId: string, stored: JournalEntryView | undefined): Account | undefined {
   const { books } = context;
   const equityLines = (stored?.lines ?? []).filter((line) => books.accounts.get(line.account_id)?.account_type === 'equity');
   if (equityLines.length === 1) return books.accounts.get(equityLines[0]!.account_id);
-  return books.retainedEarningsId === undefined ? undefined : books.accounts.get(books.retainedEarningsId);
+  const defaultAccount = books.retainedEarningsId === undefined ? undefined : books.accounts.get(books.retainedEarningsId);
+  if (defaultAccount?.currency_id === currencyId) return defaultAccount;
+  const perCurrency = books.retainedEarningsIds[currencyId];
+  return perCurrency === undefined ? undefined : books.accounts.get(perCurrency);
 }
 
-function checkClosedPeriod(context: CheckContext, period: Period, closing: readonly JournalEntryView[]): void {
-  const { books, tally, report } = context;
-  const stored = closing.find((entry) => entry.id === period.closing_entry_id);
-  if (period.closing_entry_id !== null && stored === undefined) {
-    report({ period_id: period.id, entry_id: period.closing_entry_id,
-      message: `Period ${period.name} names closing entry ${period.closing_entry_id}, which is not a closing entry of that period` });
-  }
-  for (const entry of closing) {
-    if (entry.id !== period.closing_entry_id) {
-      report({ period_id: period.id, entry_id: entry.id, message: `Entry ${entry.id} is a closing entry of period ${period.name}, which names ${period.closing_entry_id ?? 'no closing entry'}` });
-    }
-  }
-  const retainedEarnings = retainedEarningsFor(context, stored);
+/** One currency's closing entry (or its absence) against what the close computes for that currency. */
+function checkCurrencyClose(context: CheckContext, period: Period, currencyId: string, totals: ReadonlyMap<string, Totals>,
+  stored: JournalEntryView | undefined): void {
+  const { books, report } = context;
+  const retainedEarnings = retainedEarningsFor(context, currencyId, stored);
   if (retainedEarnings === undefined) {
-    report({ period_id: period.id, message: `The closing entry of period ${period.name} cannot be recomputed: no retained earnings account is set and the closing entry names none` });
+    report({ period_id: period.id, currency_id: currencyId,
+      message: `The closing entry of period ${period.name} in currency ${currencyId} cannot be recomputed: no retained earnings account is set for it and no closing entry names one` });
     return;
   }
-  let draft: ReturnType<typeof computeClosingEntry>;
-  try {
-    draft = computeClosingEntry(period, totalsWithoutClosing(tally.period(period.id), closing, books.accounts), books.accounts, retainedEarnings);
-  } catch (error) {
-    if (!isLedgerError(error)) throw error;
-    report({ period_id: period.id, message: `The close of period ${period.name} cannot be recomputed: ${error.message}` });
-    return;
-  }
+  const draft = computeClosingEntry(period, totals, books.accounts, retainedEarnings);
   if (draft === null) {
     if (stored !== undefined) {
       report({ period_id: period.id, entry_id: stored.id,
@@ -81,7 +74,8 @@ function checkClosedPeriod(context: CheckContext, period: Period, closing: reado
   }
   const expected = sortedKeys(draft.lines.map((line) => lineKey(String(line.account_id), String(line.debit_amount ?? '0'), String(line.credit_amount ?? '0'))));
   if (stored === undefined) {
-    report({ period_id: period.id, message: `Period ${period.name} is closed without a closing entry, but the close would post ${draft.lines.length} lines` });
+    report({ period_id: period.id, currency_id: currencyId,
+      message: `Period ${period.name} is closed without a closing entry in currency ${currencyId}, but the close would post ${draft.lines.length} lines` });
     return;
   }
   const found = sortedKeys(stored.lines.map((line) => lineKey(line.account_id, line.debit_amount, line.credit_amount)));
@@ -94,6 +88,31 @@ function checkClosedPeriod(context: CheckContext, period: Period, closing: reado
     report({ period_id: period.id, entry_id: stored.id, message: `Closing entry ${stored.id} is dated ${stored.entry_date}, not its period's end`,
       expected: period.end_date, found: stored.entry_date });
   }
+}
+
+/**
+ * A closed period has at most one closing entry per currency, names one of them (the default
+ * currency's) or none, and each currency's entry is what the close computes for that currency.
+ */
+function checkClosedPeriod(context: CheckContext, period: Period, closing: readonly JournalEntryView[]): void {
+  const { books, tally, report } = context;
+  if (period.closing_entry_id !== null && !closing.some((entry) => entry.id === period.closing_entry_id)) {
+    report({ period_id: period.id, entry_id: period.closing_entry_id,
+      message: `Period ${period.name} names closing entry ${period.closing_entry_id}, which is not a closing entry of that period` });
+  }
+  const storedByCurrency = new Map<string, JournalEntryView>();
+  for (const entry of closing) {
+    const earlier = storedByCurrency.get(entry.currency_id);
+    if (earlier !== undefined) {
+      report({ period_id: period.id, entry_id: entry.id, currency_id: entry.currency_id,
+        message: `Entry ${entry.id} is a second closing entry of period ${period.name} in currency ${entry.currency_id}, after ${earlier.id}` });
+    } else {
+      storedByCurrency.set(entry.currency_id, entry);
+    }
+  }
+  const totals = totalsWithoutClosing(tally.period(period.id), closing, books.accounts);
+  const currencies = new Set([...closingCurrencies(totals, books.accounts), ...storedByCurrency.keys()]);
+  for (const currencyId of [...currencies].sort()) checkCurrencyClose(context, period, currencyId, totals, storedByCurrency.get(currencyId));
 }
 
 export const closingEntryCheck: CheckDefinition = {

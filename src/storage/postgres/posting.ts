@@ -91,6 +91,10 @@ export function postingWrites(q: PgQueries, transaction: WriteTransaction) {
       await q.run('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
     },
 
+    async deleteSetting(key) {
+      await q.run('DELETE FROM settings WHERE key = $1', key);
+    },
+
     async setSettingIfAbsent(key, value) {
       await q.run('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', key, value);
     },

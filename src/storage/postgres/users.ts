@@ -99,6 +99,10 @@ export function userWrites(q: PgQueries) {
       await q.run('INSERT INTO api_keys (id, user_id, key_hash, created_at) VALUES ($1, $2, $3, $4)', key.id, key.user_id, key.key_hash, key.created_at);
     },
 
+    async deleteUserApiKeys(userId) {
+      await q.run('DELETE FROM api_keys WHERE user_id = $1', userId);
+    },
+
     async insertRefreshToken(token) {
       await q.run(`INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at, revoked_at, replaced_by)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, token.id, token.user_id, token.family_id, token.token_hash, token.created_at,
@@ -119,6 +123,21 @@ export function userWrites(q: PgQueries) {
 
     async recordLoginFailure(keys, failedAt) {
       await q.run('INSERT INTO login_failures (key, failed_at) SELECT key, $2 FROM unnest($1::text[]) AS key', [...keys], failedAt);
+    },
+
+    async lockLoginKeys(keys) {
+      // Transaction-scoped advisory locks, taken in one order so that two logins never wait on each
+      // other crosswise (a deadlock would still only roll back and rerun the job).
+      const sorted = [...new Set(keys)].sort();
+      await q.run("SELECT pg_advisory_xact_lock(hashtextextended('ledger.login:' || key, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS k(key, n) ORDER BY n",
+        sorted);
+    },
+
+    async forgetLoginFailure(keys, failedAt) {
+      for (const key of keys) {
+        await q.run(`DELETE FROM login_failures WHERE ctid = (
+          SELECT ctid FROM login_failures WHERE key = $1 AND failed_at = $2 LIMIT 1)`, key, failedAt);
+      }
     },
 
     async clearLoginFailures(key) {

@@ -100,6 +100,10 @@ export function postingWrites(q: SqliteQueries) {
       q.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
     },
 
+    async deleteSetting(key) {
+      q.run('DELETE FROM settings WHERE key = ?', key);
+    },
+
     async setSettingIfAbsent(key, value) {
       q.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', key, value);
     },

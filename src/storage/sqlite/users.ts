@@ -88,6 +88,10 @@ export function userWrites(q: SqliteQueries) {
       q.run('INSERT INTO api_keys (id, user_id, key_hash, created_at) VALUES (?, ?, ?, ?)', key.id, key.user_id, key.key_hash, key.created_at);
     },
 
+    async deleteUserApiKeys(userId) {
+      q.run('DELETE FROM api_keys WHERE user_id = ?', userId);
+    },
+
     async insertRefreshToken(token) {
       q.run(`INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, created_at, expires_at, revoked_at, replaced_by)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, token.id, token.user_id, token.family_id, token.token_hash, token.created_at,
@@ -108,6 +112,17 @@ export function userWrites(q: SqliteQueries) {
 
     async recordLoginFailure(keys, failedAt) {
       for (const key of keys) q.run('INSERT INTO login_failures (key, failed_at) VALUES (?, ?)', key, failedAt);
+    },
+
+    async lockLoginKeys() {
+      // Every write transaction holds SQLite's one write lock (BEGIN IMMEDIATE): nothing to add.
+    },
+
+    async forgetLoginFailure(keys, failedAt) {
+      for (const key of keys) {
+        q.run('DELETE FROM login_failures WHERE rowid = (SELECT rowid FROM login_failures WHERE key = ? AND failed_at = ? LIMIT 1)',
+          key, failedAt);
+      }
     },
 
     async clearLoginFailures(key) {

@@ -15,6 +15,12 @@ export class PeriodsPage extends AppShell {
   readonly previewEntry = this.page.getByTestId('close-preview-entry');
   readonly confirmCheck = this.page.getByTestId('close-confirm-check');
   readonly confirm = this.page.getByTestId('close-confirm');
+  readonly currencyFix = this.page.getByTestId('close-currency-fix');
+
+  /** The previewed closing entry of one currency (by its code). */
+  previewEntryIn(code: string): Locator {
+    return this.page.locator(`[data-testid="close-preview-entry"][data-currency="${code}"]`);
+  }
 
   row(name: string): Locator {
     return this.rows.filter({ has: this.page.getByRole('link', { name, exact: true }) });

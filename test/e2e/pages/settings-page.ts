@@ -9,6 +9,17 @@ export class SettingsPage extends AppShell {
   readonly retainedEarningsSelect = this.page.getByTestId('retained-earnings-select');
   readonly save = this.page.getByTestId('retained-earnings-save');
 
+  /** The row of a currency other than the default's, in "Retained earnings per currency". */
+  currencyRow(code: string) {
+    return this.page.locator(`[data-testid="currency-retained-row"][data-currency="${code}"]`);
+  }
+
+  async chooseCurrencyRetainedEarnings(code: string, label: string): Promise<void> {
+    const row = this.currencyRow(code);
+    await selectOptionContaining(row.getByTestId('currency-retained-select'), label);
+    await row.getByTestId('currency-retained-save').click();
+  }
+
   async chooseRetainedEarnings(label: string): Promise<void> {
     await selectOptionContaining(this.retainedEarningsSelect, label);
     await this.save.click();

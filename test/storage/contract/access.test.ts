@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../../src/domain/types.js';
-import type { NewUserRecord } from '../../../src/service/ports/ledger-store.js';
+import { openStore } from '../../../src/app/open-ledger.js';
+import type { LedgerStore, NewUserRecord } from '../../../src/service/ports/ledger-store.js';
 import {
   adminFixture, apiKeyFixture, refreshTokenFixture, serviceAccountFixture, userFixture,
 } from '../../../src/storage/contract/fixtures.js';
@@ -34,6 +35,19 @@ describe('storage contract: settings', () => {
     expect(await context.store.allSettings()).toEqual(new Map([
       ['empty', ''], ['jwt_secret', 'second'], ['retained_earnings_account_id', 'account-3000'], ['unicode', 'Zürich ✓ "quoted"'],
     ]));
+  });
+
+  it('deletes a setting, and deleting an unknown key changes nothing', async () => {
+    await context.store.write(async (tx) => {
+      await tx.setSetting('retained_earnings_account_id:eur', 'account-3150');
+      await tx.setSetting('retained_earnings_account_id', 'account-3000');
+    });
+    await context.store.write(async (tx) => {
+      await tx.deleteSetting('retained_earnings_account_id:eur');
+      await tx.deleteSetting('never-set');
+    });
+    expect(await context.store.getSetting('retained_earnings_account_id:eur')).toBeUndefined();
+    expect(await context.store.allSettings()).toEqual(new Map([['retained_earnings_account_id', 'account-3000']]));
   });
 
   it('keeps the first value of a setting stored only when absent, also against a later setSettingIfAbsent', async () => {
@@ -290,6 +304,62 @@ describe('storage contract: failed logins', () => {
     await context.store.write((tx) => tx.deleteLoginFailuresBefore(at(2)));
     expect(await context.store.recentLoginFailures('email:alice@example.com', at(0), 10)).toEqual([at(3), at(2)]);
     expect(await context.store.recentLoginFailures('client:10.0.0.1', at(0), 10)).toEqual([at(3), at(2)]);
+  });
+});
+
+describe('storage contract: counting login attempts atomically', () => {
+  const context = freshStorePerTest();
+  const at = (minute: number) => `2026-03-15T12:${String(minute).padStart(2, '0')}:00.000Z`;
+
+  it('forgets one failure per key recorded at a given time, leaving the others', async () => {
+    await context.store.write(async (tx) => {
+      await tx.recordLoginFailure(['pair:alice', 'client:10.0.0.1'], at(1));
+      await tx.recordLoginFailure(['pair:alice', 'client:10.0.0.1'], at(1));
+      await tx.recordLoginFailure(['pair:alice'], at(2));
+    });
+    await context.store.write((tx) => tx.forgetLoginFailure(['pair:alice', 'client:10.0.0.1'], at(1)));
+    expect(await context.store.recentLoginFailures('pair:alice', at(0), 10)).toEqual([at(2), at(1)]);
+    expect(await context.store.recentLoginFailures('client:10.0.0.1', at(0), 10)).toEqual([at(1)]);
+    await context.store.write((tx) => tx.forgetLoginFailure(['client:10.0.0.1'], at(5)));
+    expect(await context.store.recentLoginFailures('client:10.0.0.1', at(0), 10)).toEqual([at(1)]);
+  });
+
+  it('makes counting a key and recording one more failure atomic: forty concurrent claims under a limit of five record five', async () => {
+    // A second store on the same database stands for a second server process.
+    const other = await openStore(context.location);
+    try {
+      const claim = (store: LedgerStore) => store.write(async (tx) => {
+        await tx.lockLoginKeys(['client:10.0.0.9', 'pair:bob']);
+        if ((await tx.recentLoginFailures('pair:bob', at(0), 5)).length >= 5) return false;
+        await tx.recordLoginFailure(['pair:bob', 'client:10.0.0.9'], at(3));
+        return true;
+      });
+      const claims = await Promise.all(Array.from({ length: 40 }, (_, index) => claim(index % 2 === 0 ? context.store : other)));
+      expect(claims.filter(Boolean)).toHaveLength(5);
+      expect(await context.store.recentLoginFailures('pair:bob', at(0), 100)).toHaveLength(5);
+      expect(await context.store.recentLoginFailures('client:10.0.0.9', at(0), 100)).toHaveLength(5);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('storage contract: deleting a user\'s API keys', () => {
+  const context = freshStorePerTest();
+
+  it('deletes every key of one user and no other user\'s', async () => {
+    const robot = serviceAccountFixture('robot');
+    const other = serviceAccountFixture('other');
+    await context.store.write(async (tx) => {
+      await tx.insertUser(robot);
+      await tx.insertUser(other);
+      for (const key of [apiKeyFixture(robot, 'one'), apiKeyFixture(robot, 'two'), apiKeyFixture(other, 'three')]) await tx.insertApiKey(key);
+    });
+    await context.store.write((tx) => tx.deleteUserApiKeys(robot.id));
+    expect(await context.store.findUserByApiKeyHash('key-hash-one')).toBeUndefined();
+    expect(await context.store.findUserByApiKeyHash('key-hash-two')).toBeUndefined();
+    expect((await context.store.findUserByApiKeyHash('key-hash-three'))?.id).toBe(other.id);
+    expect((await context.store.allApiKeys()).map((key) => key.id)).toEqual(['api-key-three']);
   });
 });
 

@@ -357,9 +357,10 @@ describe('storage contract: the store', () => {
   };
   const TX_WRITE_METHODS: Record<Exclude<keyof LedgerTx, keyof LedgerStore>, true> = {
     insertCurrency: true, updateCurrency: true, insertAccount: true, updateAccount: true, insertPeriod: true,
-    updatePeriod: true, insertEntry: true, setSetting: true, setSettingIfAbsent: true, insertUser: true, updateUser: true,
-    insertApiKey: true, insertRefreshToken: true, revokeRefreshToken: true, revokeRefreshFamily: true, revokeUserRefreshTokens: true,
-    recordLoginFailure: true, clearLoginFailures: true, deleteLoginFailuresBefore: true, lockIdempotencyKey: true, reserveIdempotencyKey: true,
+    updatePeriod: true, insertEntry: true, setSetting: true, deleteSetting: true, setSettingIfAbsent: true, insertUser: true, updateUser: true,
+    insertApiKey: true, deleteUserApiKeys: true, insertRefreshToken: true, revokeRefreshToken: true, revokeRefreshFamily: true, revokeUserRefreshTokens: true,
+    recordLoginFailure: true, lockLoginKeys: true, forgetLoginFailure: true, clearLoginFailures: true, deleteLoginFailuresBefore: true,
+    lockIdempotencyKey: true, reserveIdempotencyKey: true,
     completeIdempotencyKey: true, releaseIdempotencyKey: true, deleteIdempotencyKeysBefore: true, insertAuditRecord: true,
     sealAuditRecords: true,
   };

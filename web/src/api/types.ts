@@ -34,7 +34,7 @@ export type IncomeStatementView = Static<typeof IncomeStatement>;
 export type GeneralLedgerLineView = GeneralLedgerView['lines'][number];
 export type EntryLineView = EntryView['lines'][number];
 export type AccountType = AccountView['account_type'];
-export type ClosePeriodResult = { period: PeriodView; closing_entry: EntryView | null; preview: boolean };
+export type ClosePeriodResult = { period: PeriodView; closing_entry: EntryView | null; closing_entries: EntryView[]; preview: boolean };
 
 /** The list envelope of every collection endpoint (pageOf in src/schemas/common.ts). */
 export interface Page<T> {

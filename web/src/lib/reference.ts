@@ -3,7 +3,7 @@
  * (for names), periods and settings. Each is loaded whole once and shared through the cache.
  */
 import { useMemo } from 'react';
-import { accounts, currencies, periods, settings } from '../api/endpoints.js';
+import { accounts, currencies, periods, reports, settings } from '../api/endpoints.js';
 import type { AccountView, CurrencyView, PeriodView } from '../api/types.js';
 import { todayIso } from './dates.js';
 import { useApi } from './use-api.js';
@@ -12,6 +12,14 @@ export const useCurrencies = () => useApi('currencies:all', currencies.all);
 export const useAccounts = () => useApi('accounts:all', accounts.all);
 export const usePeriods = () => useApi('periods:all', periods.all);
 export const useSettings = () => useApi('settings', settings.get);
+/** The all-time trial balance (the chart of accounts' balances, and which currencies have posted lines). */
+export const useAllTimeTrialBalance = () => useApi('accounts:balances', () => reports.trialBalance({}));
+
+/** The currencies with posted lines, from the all-time trial balance's totals (undefined until loaded). */
+export function usePostedCurrencyIds(): string[] | undefined {
+  const { data } = useAllTimeTrialBalance();
+  return useMemo(() => data?.totals.map((total) => total.currency_id), [data]);
+}
 
 export function byId<T extends { id: string }>(rows: readonly T[] | undefined): Map<string, T> {
   return new Map((rows ?? []).map((row) => [row.id, row]));
@@ -41,14 +49,18 @@ export function periodCovering(rows: readonly PeriodView[] | undefined, date: st
 }
 
 /**
- * The currency reports default to: the retained earnings account's, else the one most accounts
- * use (the only one, in a single-currency ledger), else the first currency.
+ * The currency reports default to, as the API chooses it (CONTRACT.md): the retained earnings
+ * account's, else the only currency with posted lines (`postedCurrencyIds`, from the trial
+ * balance's totals, when known). Where the API would ask for a choice, the page still needs one to
+ * show: the currency most accounts use, else the first currency.
  */
 export function defaultReportCurrency(
   accountRows: readonly AccountView[] | undefined, currencyRows: readonly CurrencyView[] | undefined, retainedEarningsId: string | null | undefined,
+  postedCurrencyIds?: readonly string[],
 ): string | undefined {
   const retained = retainedEarningsId ? accountRows?.find((account) => account.id === retainedEarningsId) : undefined;
   if (retained) return retained.currency_id;
+  if (postedCurrencyIds?.length === 1) return postedCurrencyIds[0];
   const counts = new Map<string, number>();
   for (const account of accountRows ?? []) counts.set(account.currency_id, (counts.get(account.currency_id) ?? 0) + 1);
   let best: string | undefined;

@@ -1,12 +1,17 @@
-/** One account: its details, balance, sub-accounts and general ledger with running balance. */
+/**
+ * One account: its details, balance, sub-accounts and general ledger with running balance. A
+ * revenue or expense account shows its activity over a chosen range (the current year unless one
+ * is chosen) instead of its balance, which the closing entries bring back to zero.
+ */
 import { useState } from 'react';
-import { accounts as accountsApi } from '../api/endpoints.js';
+import { accounts as accountsApi, reports } from '../api/endpoints.js';
 import type { AccountView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { LedgerTable } from '../components/ledger-table.js';
 import { PeriodSelect, TYPE_LABELS } from '../components/pickers.js';
 import { Badge, Button, ButtonLink, Card, ErrorNotice, InputField, Loading, Money, PageHeader, SelectField } from '../components/ui.js';
-import { groupDigits } from '../lib/money.js';
+import { displayMinor, groupDigits } from '../lib/money.js';
+import { formatDate, todayIso } from '../lib/dates.js';
 import { accountLabel, useAccounts, useCurrencyMap, usePeriods } from '../lib/reference.js';
 import { Link, setSearchParams, useSearchParams } from '../lib/router.js';
 import { useApi } from '../lib/use-api.js';
@@ -17,11 +22,21 @@ export function AccountPage({ params }: { params: Record<string, string> }) {
   const { can } = useUser();
   const search = useSearchParams();
   const periodId = search.get('period') ?? '';
-  const startDate = search.get('start') ?? '';
-  const endDate = search.get('end') ?? '';
   const sort = search.get('sort') === 'desc' ? 'desc' : 'asc';
   const account = useApi(`account:${accountId}`, () => accountsApi.get(accountId));
+  const isIncomeAccount = account.data?.account_type === 'revenue' || account.data?.account_type === 'expense';
+  // An income account's range defaults to the current year; other accounts default to all time.
+  const year = todayIso().slice(0, 4);
+  const startDate = search.get('start') ?? (isIncomeAccount && !periodId ? `${year}-01-01` : '');
+  const endDate = search.get('end') ?? (isIncomeAccount && !periodId ? `${year}-12-31` : '');
   const balance = useApi(`account-balance:${accountId}:${periodId}`, () => accountsApi.balance(accountId, periodId || undefined));
+  // The income statement's rule (closing entries left out) gives the activity: this account's row,
+  // or a control account's sub-account rows.
+  const activity = useApi(isIncomeAccount && account.data ? `account-activity:${accountId}:${periodId}:${startDate}:${endDate}` : null,
+    () => reports.incomeStatement({
+      currency_id: account.data!.currency_id, ...(periodId ? { period_id: periodId } : {}),
+      ...(startDate && !periodId ? { start_date: startDate } : {}), ...(endDate && !periodId ? { end_date: endDate } : {}),
+    }));
   const periods = usePeriods();
   const all = useAccounts();
   const currencies = useCurrencyMap();
@@ -36,6 +51,17 @@ export function AccountPage({ params }: { params: Record<string, string> }) {
   const controlAccounts = (all.data ?? []).filter((candidate) => candidate.has_subledger && candidate.is_active);
   const update = (changes: Record<string, string>) =>
     setSearchParams({ period: periodId, start: startDate, end: endDate, sort: sort === 'desc' ? 'desc' : '', ...changes });
+  const activityRows = activity.data ? [...activity.data.revenue, ...activity.data.expenses]
+    .filter((candidate) => candidate.account_id === row.id || candidate.parent_id === row.id) : [];
+  // Amounts are signed by the account's type (revenue credit-positive, expenses debit-positive);
+  // a contra account (the other normal side) shows its activity with that side positive.
+  const activitySign = (row.account_type === 'revenue') === (row.normal_balance === 'credit') ? 1n : -1n;
+  const activityMinor = activityRows.reduce((sum, candidate) => sum + BigInt(candidate.amount), 0n) * activitySign;
+  const activityDisplay = activityRows.length === 1 && activitySign === 1n ? groupDigits(activityRows[0]!.display_amount)
+    : displayMinor(activityMinor, currency?.asset_scale ?? 0);
+  const period = periods.data?.find((candidate) => candidate.id === periodId);
+  const activityRange = period ? period.name
+    : startDate && endDate ? `${formatDate(startDate)} – ${formatDate(endDate)}` : startDate ? `from ${formatDate(startDate)}` : endDate ? `through ${formatDate(endDate)}` : 'all time';
 
   return (
     <>
@@ -61,6 +87,21 @@ export function AccountPage({ params }: { params: Record<string, string> }) {
           ) : null}
         </>} />
 
+      {isIncomeAccount ? (
+        <div className="stats stats--three" data-testid="account-activity">
+          <div className="stat">
+            <p className="stat__label">Activity, {activityRange}</p>
+            <p className="stat__value" data-testid="account-activity-value">
+              {activity.data ? <Money value={activityMinor} display={activityDisplay} /> : <span className="skeleton" />}
+              <span className="stat__unit">{currency?.code}</span>
+            </p>
+            <p className="stat__hint">{row.has_subledger ? 'Sum of the sub-accounts; ' : ''}closing entries left out</p>
+          </div>
+        </div>
+      ) : null}
+      {activity.error ? <ErrorNotice error={activity.error} /> : null}
+
+      {isIncomeAccount ? null : (
       <div className="stats stats--three" data-testid="account-balance">
         <div className="stat">
           <p className="stat__label">Balance{periodId ? ' in period' : ''}</p>
@@ -79,6 +120,7 @@ export function AccountPage({ params }: { params: Record<string, string> }) {
           <p className="stat__value stat__value--small">{balance.data ? groupDigits(balance.data.display_credits) : <span className="skeleton" />}</p>
         </div>
       </div>
+      )}
       {balance.error ? <ErrorNotice error={balance.error} /> : null}
 
       {row.has_subledger ? (
@@ -110,6 +152,7 @@ export function AccountPage({ params }: { params: Record<string, string> }) {
             <option value="desc">Newest first</option>
           </SelectField>
         </div>
+        {isIncomeAccount ? <p className="muted" data-testid="ledger-range-note">Showing {activityRange} (the current year unless you choose dates or a period).</p> : null}
         <LedgerTable currency={currency} showAccount={row.has_subledger} params={{
           account_id: row.id, sort,
           ...(periodId ? { period_id: periodId } : {}), ...(startDate ? { start_date: startDate } : {}), ...(endDate ? { end_date: endDate } : {}),

@@ -1,21 +1,19 @@
 /** The chart of accounts: grouped by type, control accounts with their sub-accounts, balances. */
 import { useMemo, useState } from 'react';
-import { reports } from '../api/endpoints.js';
 import { ACCOUNT_TYPES, type AccountView, type CurrencyView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { TYPE_LABELS } from '../components/pickers.js';
 import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, Money, PageHeader, SelectField } from '../components/ui.js';
 import { displayMinor } from '../lib/money.js';
-import { useAccounts, useCurrencies, useCurrencyMap } from '../lib/reference.js';
+import { useAccounts, useAllTimeTrialBalance, useCurrencies, useCurrencyMap } from '../lib/reference.js';
 import { Link, setSearchParams, useSearchParams } from '../lib/router.js';
-import { useApi } from '../lib/use-api.js';
 import { AccountDialog, type AccountDialogState } from './account-form.js';
 
 type Status = 'active' | 'inactive' | 'all';
 
 /** All-time balances of posting accounts from the trial balance; control accounts sum their sub-accounts. */
 function useBalances(accounts: AccountView[] | undefined): Map<string, bigint> | undefined {
-  const trial = useApi('accounts:balances', () => reports.trialBalance({}));
+  const trial = useAllTimeTrialBalance();
   return useMemo(() => {
     if (!trial.data || !accounts) return undefined;
     const balances = new Map<string, bigint>();

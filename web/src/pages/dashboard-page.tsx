@@ -8,9 +8,7 @@ import { CurrencySelect } from '../components/pickers.js';
 import { Badge, ButtonLink, Card, EmptyState, ErrorNotice, Loading, Money, Notice, PageHeader } from '../components/ui.js';
 import { addDays, formatDate, formatRange, monthOf, shortPeriodLabel, tinyPeriodLabel, todayIso } from '../lib/dates.js';
 import { displayMinor, groupDigits, sumMinor } from '../lib/money.js';
-import {
-  defaultReportCurrency, periodCovering, useAccounts, useCurrencies, useCurrencyMap, usePeriods, useSettings,
-} from '../lib/reference.js';
+import { defaultReportCurrency, periodCovering, useAccounts, useCurrencies, useCurrencyMap, usePeriods, usePostedCurrencyIds, useSettings } from '../lib/reference.js';
 import { Link } from '../lib/router.js';
 import { useApi } from '../lib/use-api.js';
 
@@ -38,7 +36,8 @@ export function DashboardPage() {
   const periodList = usePeriods();
   const settings = useSettings();
   const [chosenCurrency, setChosenCurrency] = useState('');
-  const currencyId = chosenCurrency || defaultReportCurrency(accountList.data, currencyList.data, settings.data?.retained_earnings_account_id);
+  const posted = usePostedCurrencyIds();
+  const currencyId = chosenCurrency || defaultReportCurrency(accountList.data, currencyList.data, settings.data?.retained_earnings_account_id, posted);
   const currency = currencyList.data?.find((row) => row.id === currencyId);
   const today = todayIso();
   const openPeriods = (periodList.data ?? []).filter((period) => period.status === 'open');

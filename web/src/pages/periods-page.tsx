@@ -1,6 +1,7 @@
-/** Financial periods: list, create, and close (with a preview of the closing entry first). */
+/** Financial periods: list, create, and close (with a preview of the closing entries, one per currency, first). */
 import { type FormEvent, useState } from 'react';
 import { periods as periodsApi } from '../api/endpoints.js';
+import { isApiError } from '../api/client.js';
 import type { ClosePeriodResult, PeriodView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { Badge, Button, Dialog, EmptyState, ErrorNotice, InputField, Loading, Money, Notice, PageHeader } from '../components/ui.js';
@@ -163,48 +164,55 @@ function ClosePeriodFlow({ period, onDone }: { period: PeriodView; onDone: () =>
     }
   };
 
-  const entry = preview?.closing_entry ?? null;
-  const currency = entry ? currencies.get(entry.currency_id) : undefined;
+  const entries = preview?.closing_entries ?? [];
 
   return (
     <div className="form" data-testid="close-flow">
       <p>
         Closing <strong>{period.name}</strong> ({formatDate(period.start_date)} – {formatDate(period.end_date)}) posts a closing entry
-        that moves its revenue and expenses to retained earnings. <strong>A closed period cannot be reopened</strong>, and no entry can be
-        dated in it afterwards.
+        per currency that moves its revenue and expenses to that currency's retained earnings account. <strong>A closed period cannot be
+        reopened</strong>, and no entry can be dated in it afterwards.
       </p>
       {!preview ? (
         <div className="form-actions">
           <Button onClick={onDone}>Cancel</Button>
-          <Button variant="primary" onClick={() => void runPreview()} busy={busy === 'preview'} data-testid="close-preview">Preview closing entry</Button>
+          <Button variant="primary" onClick={() => void runPreview()} busy={busy === 'preview'} data-testid="close-preview">Preview closing entries</Button>
         </div>
       ) : null}
-      {preview && !entry ? <Notice tone="info" title="Nothing to post">This period has no revenue or expense activity; it closes without a closing entry.</Notice> : null}
-      {entry ? (
-        <div className="table-wrap" data-testid="close-preview-entry">
-          <table className="table table--compact">
-            <caption className="table__caption">Closing entry dated {formatDate(entry.entry_date)} · {currency?.code}</caption>
-            <thead>
-              <tr><th scope="col">Account</th><th scope="col" className="num">Debit</th><th scope="col" className="num">Credit</th></tr>
-            </thead>
-            <tbody>
-              {entry.lines.map((line) => (
-                <tr key={line.id}>
-                  <td><span className="mono">{line.account_number}</span> {line.account_name}</td>
-                  <td className="num">{line.debit_amount !== '0' ? <Money display={groupDigits(line.display_debit)} /> : null}</td>
-                  <td className="num">{line.credit_amount !== '0' ? <Money display={groupDigits(line.display_credit)} /> : null}</td>
+      {preview && entries.length === 0 ? <Notice tone="info" title="Nothing to post">This period has no revenue or expense activity; it closes without a closing entry.</Notice> : null}
+      {entries.map((entry) => {
+        const currency = currencies.get(entry.currency_id);
+        return (
+          <div className="table-wrap" data-testid="close-preview-entry" data-currency={currency?.code ?? entry.currency_id} key={entry.currency_id}>
+            <table className="table table--compact">
+              <caption className="table__caption">Closing entry dated {formatDate(entry.entry_date)} · {currency?.code}</caption>
+              <thead>
+                <tr><th scope="col">Account</th><th scope="col" className="num">Debit</th><th scope="col" className="num">Credit</th></tr>
+              </thead>
+              <tbody>
+                {entry.lines.map((line) => (
+                  <tr key={line.id}>
+                    <td><span className="mono">{line.account_number}</span> {line.account_name}</td>
+                    <td className="num">{line.debit_amount !== '0' ? <Money display={groupDigits(line.display_debit)} /> : null}</td>
+                    <td className="num">{line.credit_amount !== '0' ? <Money display={groupDigits(line.display_credit)} /> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr className="row--total">
+                  <th scope="row">Total</th>
+                  <td className="num">{displayMinor(sumMinor(entry.lines.map((line) => line.debit_amount)), currency?.asset_scale ?? 0)}</td>
+                  <td className="num">{displayMinor(sumMinor(entry.lines.map((line) => line.credit_amount)), currency?.asset_scale ?? 0)}</td>
                 </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr className="row--total">
-                <th scope="row">Total</th>
-                <td className="num">{displayMinor(sumMinor(entry.lines.map((line) => line.debit_amount)), currency?.asset_scale ?? 0)}</td>
-                <td className="num">{displayMinor(sumMinor(entry.lines.map((line) => line.credit_amount)), currency?.asset_scale ?? 0)}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
+              </tfoot>
+            </table>
+          </div>
+        );
+      })}
+      {isApiError(error) && error.code === 'CURRENCY_MISMATCH' ? (
+        <Notice tone="info" title="A currency has no retained earnings account" data-testid="close-currency-fix">
+          Choose one for it under <Link to="/settings">Settings → Retained earnings per currency</Link>, then preview again.
+        </Notice>
       ) : null}
       {error ? <ErrorNotice error={error} /> : null}
       {preview ? (

@@ -1,12 +1,12 @@
-/** Settings: the retained earnings account (the only setting), and who you are signed in as. */
+/** Settings: the retained earnings account (the default, and one per other currency), and who you are signed in as. */
 import { type FormEvent, useEffect, useState } from 'react';
 import { settings as settingsApi } from '../api/endpoints.js';
-import { PERMISSION_KEYS } from '../api/types.js';
+import { type AccountView, type CurrencyView, PERMISSION_KEYS, type SettingsView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { AccountSelect } from '../components/pickers.js';
 import { Badge, Button, Card, ErrorNotice, Loading, Notice, PageHeader } from '../components/ui.js';
 import { fieldError } from '../lib/form-errors.js';
-import { accountLabel, useAccounts, useCurrencyMap, useSettings } from '../lib/reference.js';
+import { accountLabel, useAccounts, useCurrencies, useCurrencyMap, useSettings } from '../lib/reference.js';
 import { Link } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
 import { invalidate } from '../lib/use-api.js';
@@ -61,6 +61,9 @@ export function SettingsPage() {
           <p className="muted">No eligible account yet. <Link to="/accounts">Create an equity account</Link> such as “Retained earnings”.</p>
         ) : null}
       </Card>
+      {settings.data && accounts.data ? (
+        <CurrencyRetainedEarnings settings={settings.data} accounts={accounts.data} canWrite={can('settings:write')} />
+      ) : null}
       <Card title="Your access">
         <p>Signed in as <strong>{user.name}</strong>{user.email ? ` (${user.email})` : ''}.</p>
         <div className="tags" data-testid="my-permissions">
@@ -74,5 +77,74 @@ export function SettingsPage() {
           {' '}<a href="/api/v1/openapi.json" target="_blank" rel="noreferrer">/api/v1/openapi.json</a>).</p>
       </Card>
     </>
+  );
+}
+
+/**
+ * The retained earnings account of each currency other than the default's: a close posts one
+ * closing entry per currency with revenue or expense activity, each into its currency's account.
+ */
+function CurrencyRetainedEarnings({ settings, accounts, canWrite }: { settings: SettingsView; accounts: AccountView[]; canWrite: boolean }) {
+  const currencies = useCurrencies();
+  const defaultAccount = accounts.find((account) => account.id === settings.retained_earnings_account_id);
+  const others = (currencies.data ?? []).filter((currency) => currency.id !== defaultAccount?.currency_id);
+  return (
+    <Card title="Retained earnings per currency" data-testid="settings-currency-retained-earnings">
+      <p className="muted">A period with revenue or expenses in another currency than the default account's closes each currency into
+        its own retained earnings account, chosen here. A currency with such activity and no account here cannot be closed.</p>
+      {others.length === 0 ? <p className="muted">No other currency yet.</p> : (
+        <div className="table-wrap">
+          <table className="table table--compact">
+            <thead><tr><th scope="col">Currency</th><th scope="col">Retained earnings account</th></tr></thead>
+            <tbody>
+              {others.map((currency) => (
+                <CurrencyRetainedEarningsRow key={currency.id} currency={currency} accounts={accounts}
+                  current={settings.retained_earnings_account_ids[currency.id] ?? ''} canWrite={canWrite} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function CurrencyRetainedEarningsRow({ currency, accounts, current, canWrite }:
+  { currency: CurrencyView; accounts: AccountView[]; current: string; canWrite: boolean }) {
+  const [accountId, setAccountId] = useState(current);
+  const { busy, error, run } = useSubmit();
+  useEffect(() => setAccountId(current), [current]);
+  const field = `retained_earnings_account_ids.${currency.id}`;
+  const eligible = accounts.filter((account) => account.currency_id === currency.id && account.account_type === 'equity'
+    && account.is_active && !account.has_subledger);
+  const currentAccount = accounts.find((account) => account.id === current);
+  const save = (value: string | null) => {
+    void run(async () => {
+      await settingsApi.update({ retained_earnings_account_ids: { [currency.id]: value } });
+      invalidate();
+      toast(value === null ? `Retained earnings account for ${currency.code} removed` : `Retained earnings account for ${currency.code} saved`);
+    });
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save(accountId);
+  };
+  return (
+    <tr data-testid="currency-retained-row" data-currency={currency.code}>
+      <th scope="row">{currency.code}</th>
+      <td>
+        {canWrite ? (
+          <form className="form form--inline" onSubmit={submit}>
+            <AccountSelect label={`Retained earnings account for ${currency.code}`} accounts={accounts} value={accountId} onChange={setAccountId}
+              required className="field--grow" filter={(account) => eligible.includes(account)}
+              emptyLabel={eligible.length ? 'Not set' : `No eligible ${currency.code} equity account`}
+              error={fieldError(error, field)} data-testid="currency-retained-select" />
+            <Button type="submit" variant="primary" busy={busy} disabled={!accountId || accountId === current} data-testid="currency-retained-save">Save</Button>
+            {current ? <Button onClick={() => save(null)} disabled={busy} data-testid="currency-retained-remove">Remove</Button> : null}
+          </form>
+        ) : (currentAccount ? accountLabel(currentAccount) : <span className="muted">not set</span>)}
+        {error && !fieldError(error, field) ? <ErrorNotice error={error} /> : null}
+      </td>
+    </tr>
   );
 }

@@ -1,10 +1,13 @@
-/** Income statement of a period or all time, in one currency (closing entries excluded). */
+/**
+ * Income statement of a period, any date range or all time, in one currency (closing entries
+ * excluded), optionally with month or quarter columns side by side.
+ */
 import { reports } from '../../api/endpoints.js';
 import type { IncomeStatementView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect } from '../../components/pickers.js';
-import { EmptyState, ErrorNotice, Loading, Money } from '../../components/ui.js';
+import { Button, EmptyState, ErrorNotice, InputField, Loading, Money, SelectField } from '../../components/ui.js';
 import { downloadCsv } from '../../lib/csv.js';
-import { formatDate } from '../../lib/dates.js';
+import { formatDate, todayIso } from '../../lib/dates.js';
 import { groupDigits } from '../../lib/money.js';
 import { accountLabel, useAccountMap, usePeriods } from '../../lib/reference.js';
 import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
@@ -14,20 +17,45 @@ import { withGroupHeaders } from './group-rows.js';
 import { useReportCurrency } from './use-report-currency.js';
 
 type Row = IncomeStatementView['revenue'][number];
+type Columns = 'month' | 'quarter';
+
+/** The first day of the calendar quarter holding `iso`. */
+function quarterStart(iso: string): string {
+  const month = Number(iso.slice(5, 7));
+  return `${iso.slice(0, 4)}-${String(month - ((month - 1) % 3)).padStart(2, '0')}-01`;
+}
+
+function rangeText(start: string, end: string): string {
+  if (start && end) return `${formatDate(start)} – ${formatDate(end)}`;
+  if (start) return `From ${formatDate(start)}`;
+  if (end) return `Through ${formatDate(end)}`;
+  return 'All time';
+}
 
 export function IncomeStatementPage() {
   const search = useSearchParams();
   const periodId = search.get('period') ?? '';
+  const startDate = search.get('start') ?? '';
+  const endDate = search.get('end') ?? '';
+  const rawColumns = search.get('columns');
+  const columns: Columns | '' = rawColumns === 'month' || rawColumns === 'quarter' ? rawColumns : '';
   const { currencyId, currency, currencies } = useReportCurrency(search.get('currency') ?? '');
   const periods = usePeriods();
-  const report = useApi(currencyId ? `income-statement:${periodId}:${currencyId}` : null, () => reports.incomeStatement({
-    currency_id: currencyId!, ...(periodId ? { period_id: periodId } : {}),
+  const key = `income-statement:${periodId}:${startDate}:${endDate}:${columns}:${currencyId}`;
+  const report = useApi(currencyId ? key : null, () => reports.incomeStatement({
+    currency_id: currencyId!, ...(periodId ? { period_id: periodId } : {}), ...(startDate ? { start_date: startDate } : {}),
+    ...(endDate ? { end_date: endDate } : {}), ...(columns ? { columns } : {}),
   }));
   const period = periods.data?.find((row) => row.id === periodId);
-  const scope = `${period ? `${period.name} (${formatDate(period.start_date)} – ${formatDate(period.end_date)})` : 'All time'} · ${currency?.code ?? ''}`;
-  const update = (changes: Record<string, string>) => setSearchParams({ period: periodId, currency: search.get('currency') ?? '', ...changes });
+  const covered = period ? `${period.name} (${formatDate(period.start_date)} – ${formatDate(period.end_date)})` : rangeText(startDate, endDate);
+  const scope = `${covered}${columns ? ` · by ${columns}` : ''} · ${currency?.code ?? ''}`;
+  const update = (changes: Record<string, string>) => setSearchParams({
+    period: periodId, start: startDate, end: endDate, columns, currency: search.get('currency') ?? '', ...changes,
+  });
+  const today = todayIso();
 
-  const exportCsv = (data: IncomeStatementView) => downloadCsv(reportFileName('income-statement', [period?.name ?? 'all-time', currency?.code]),
+  const exportCsv = (data: IncomeStatementView) => data.columns ? exportColumnsCsv(data, currency?.code) : downloadCsv(
+    reportFileName('income-statement', [period?.name ?? (startDate || endDate ? `${startDate}_${endDate}` : 'all-time'), currency?.code]),
     ['section', 'account_number', 'account_name', 'amount'], [
       ...data.revenue.map((row) => ['revenue', row.account_number, row.account_name, row.display_amount]),
       ['revenue', '', 'Total revenue', data.display_total_revenue],
@@ -39,14 +67,33 @@ export function IncomeStatementPage() {
   return (
     <ReportFrame title="Income statement" scope={scope} testId="report-income-statement" onCsv={report.data ? () => exportCsv(report.data!) : undefined}
       parameters={<>
-        <PeriodSelect label="Period" periods={periods.data} value={periodId} onChange={(value) => update({ period: value })} data-testid="report-period" />
+        <PeriodSelect label="Period" periods={periods.data} value={periodId} onChange={(value) => update({ period: value, start: '', end: '' })}
+          data-testid="report-period" />
+        <InputField label="From" type="date" value={startDate} onChange={(event) => update({ start: event.target.value, period: '' })}
+          data-testid="report-start" />
+        <InputField label="To" type="date" value={endDate} onChange={(event) => update({ end: event.target.value, period: '' })}
+          data-testid="report-end" />
+        <SelectField label="Columns" value={columns} onChange={(event) => update({ columns: event.target.value })} data-testid="report-columns">
+          <option value="">None</option>
+          <option value="month">By month</option>
+          <option value="quarter">By quarter</option>
+        </SelectField>
         <CurrencySelect label="Currency" currencies={currencies} value={currencyId ?? ''} onChange={(value) => update({ currency: value })}
           data-testid="report-currency" />
+        <div className="filters__presets">
+          <Button onClick={() => update({ period: '', start: `${today.slice(0, 4)}-01-01`, end: today })} data-testid="report-year-to-date">
+            Year to date
+          </Button>
+          <Button onClick={() => update({ period: '', start: quarterStart(today), end: today })} data-testid="report-quarter-to-date">
+            Quarter to date
+          </Button>
+        </div>
       </>}>
       {report.error ? <ErrorNotice error={report.error} onRetry={report.reload} /> : null}
       {report.loading && !report.data ? <Loading /> : null}
       {currencies?.length === 0 ? <EmptyState title="No currencies yet" /> : null}
-      {report.data ? (
+      {report.data?.columns ? <IncomeColumnsTable data={report.data} /> : null}
+      {report.data && !report.data.columns ? (
         <div className="report-narrow">
           <IncomeSection title="Revenue" rows={report.data.revenue} total={report.data.display_total_revenue} totalValue={report.data.total_revenue}
             testId="income-revenue" />
@@ -97,6 +144,80 @@ function IncomeSection({ title, rows, total, totalValue, testId }: { title: stri
           </tr>
         </tfoot>
       </table>
+    </section>
+  );
+}
+
+function exportColumnsCsv(data: IncomeStatementView, code: string | undefined) {
+  const columns = data.columns ?? [];
+  const cells = (row: Row) => (row.column_amounts ?? []).map((cell) => cell.display_amount);
+  downloadCsv(reportFileName('income-statement', [`${data.start_date}_${data.end_date}`, code]),
+    ['section', 'account_number', 'account_name', ...columns.map((column) => column.label), 'total'], [
+      ...data.revenue.map((row) => ['revenue', row.account_number, row.account_name, ...cells(row), row.display_amount]),
+      ['revenue', '', 'Total revenue', ...columns.map((column) => column.display_total_revenue), data.display_total_revenue],
+      ...data.expenses.map((row) => ['expenses', row.account_number, row.account_name, ...cells(row), row.display_amount]),
+      ['expenses', '', 'Total expenses', ...columns.map((column) => column.display_total_expenses), data.display_total_expenses],
+      ['', '', 'Net income', ...columns.map((column) => column.display_net_income), data.display_net_income],
+    ]);
+}
+
+/** Months or quarters side by side, then the range's total (like `hledger is -M`). */
+function IncomeColumnsTable({ data }: { data: IncomeStatementView }) {
+  const columns = data.columns ?? [];
+  const span = columns.length + 2;
+  const section = (title: string, rows: Row[], totals: { value: string; display: string }[], total: { value: string; display: string }) => (
+    <tbody data-testid={`income-columns-${title.toLowerCase()}`}>
+      <tr className="row--group"><th scope="rowgroup" colSpan={span}>{title}</th></tr>
+      {rows.map((row) => (
+        <tr key={row.account_id} data-testid="income-columns-row" className={row.parent_id ? 'row--child' : ''}>
+          <th scope="row">
+            <span className="mono muted">{row.account_number} </span>
+            <Link to={`/accounts/${row.account_id}`}>{row.account_name}</Link>
+          </th>
+          {(row.column_amounts ?? []).map((cell, index) => (
+            <td key={columns[index]?.label ?? index} className="num"><Money value={cell.amount} display={groupDigits(cell.display_amount)} /></td>
+          ))}
+          <td className="num"><Money value={row.amount} display={groupDigits(row.display_amount)} /></td>
+        </tr>
+      ))}
+      <tr className="row--total">
+        <th scope="row">Total {title.toLowerCase()}</th>
+        {totals.map((cell, index) => (
+          <td key={columns[index]?.label ?? index} className="num"><Money value={cell.value} display={groupDigits(cell.display)} /></td>
+        ))}
+        <td className="num"><Money value={total.value} display={groupDigits(total.display)} /></td>
+      </tr>
+    </tbody>
+  );
+  return (
+    <section className="card card--flush report__section">
+      <div className="table-wrap">
+        <table className="table statement" data-testid="income-columns-table">
+          <thead>
+            <tr>
+              <th scope="col">Account</th>
+              {columns.map((column) => (
+                <th key={column.label} scope="col" className="num" data-testid="income-column-header"
+                  title={`${column.start_date} – ${column.end_date}`}>{column.label}</th>
+              ))}
+              <th scope="col" className="num">Total</th>
+            </tr>
+          </thead>
+          {section('Revenue', data.revenue, columns.map((column) => ({ value: column.total_revenue, display: column.display_total_revenue })),
+            { value: data.total_revenue, display: data.display_total_revenue })}
+          {section('Expenses', data.expenses, columns.map((column) => ({ value: column.total_expenses, display: column.display_total_expenses })),
+            { value: data.total_expenses, display: data.display_total_expenses })}
+          <tbody>
+            <tr className="row--grand" data-testid="income-columns-net">
+              <th scope="row">Net income</th>
+              {columns.map((column) => (
+                <td key={column.label} className="num"><Money value={column.net_income} display={groupDigits(column.display_net_income)} /></td>
+              ))}
+              <td className="num"><Money value={data.net_income} display={groupDigits(data.display_net_income)} /></td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

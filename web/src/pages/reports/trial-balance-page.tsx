@@ -1,8 +1,11 @@
-/** Trial balance: all time or one period, all currencies or one. */
+/**
+ * Trial balance: balances (all time or as of a date) or the movement of a period or date range, all
+ * currencies or one, with the net of each account in a debit-balance or a credit-balance column.
+ */
 import { reports } from '../../api/endpoints.js';
 import type { TrialBalanceView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect, TYPE_LABELS } from '../../components/pickers.js';
-import { Badge, EmptyState, ErrorNotice, Loading, Money } from '../../components/ui.js';
+import { Badge, EmptyState, ErrorNotice, InputField, Loading, Money } from '../../components/ui.js';
 import { downloadCsv } from '../../lib/csv.js';
 import { groupDigits } from '../../lib/money.js';
 import { useCurrencies, useCurrencyMap, usePeriods } from '../../lib/reference.js';
@@ -14,33 +17,48 @@ export function TrialBalancePage() {
   const search = useSearchParams();
   const periodId = search.get('period') ?? '';
   const currencyId = search.get('currency') ?? '';
+  const asOfDate = search.get('as_of') ?? '';
+  const startDate = search.get('start') ?? '';
+  const endDate = search.get('end') ?? '';
   const periods = usePeriods();
   const currencies = useCurrencies();
   const currencyMap = useCurrencyMap();
-  const report = useApi(`trial-balance:${periodId}:${currencyId}`, () => reports.trialBalance({
+  const report = useApi(`trial-balance:${periodId}:${asOfDate}:${startDate}:${endDate}:${currencyId}`, () => reports.trialBalance({
     ...(periodId ? { period_id: periodId } : {}), ...(currencyId ? { currency_id: currencyId } : {}),
+    ...(asOfDate ? { as_of_date: asOfDate } : {}), ...(startDate ? { start_date: startDate } : {}), ...(endDate ? { end_date: endDate } : {}),
   }));
   const period = periods.data?.find((row) => row.id === periodId);
   const currency = currencyMap.get(currencyId);
-  const scope = `${period ? period.name : 'All time'} · ${currency ? currency.code : 'all currencies'}`;
+  const scope = `${report.data?.label ?? (period ? period.name : 'All time')} · ${currency ? currency.code : 'all currencies'}`;
+  // As of a date means balances; a period or a from/to range means movement: choosing one clears the other.
+  const update = (changes: Record<string, string>) => setSearchParams({
+    period: periodId, as_of: asOfDate, start: startDate, end: endDate, currency: currencyId, ...changes,
+  });
 
   const exportCsv = (data: TrialBalanceView) => downloadCsv(reportFileName('trial-balance', [period?.name, currency?.code]),
-    ['currency', 'account_number', 'account_name', 'account_type', 'debit_total', 'credit_total', 'net_balance'],
+    ['currency', 'account_number', 'account_name', 'account_type', 'debit_total', 'credit_total', 'net_balance', 'debit_balance',
+      'credit_balance'],
     [
       ...data.rows.map((row) => [currencyMap.get(row.currency_id)?.code ?? row.currency_id, row.account_number, row.account_name, row.account_type,
-        row.display_debit_total, row.display_credit_total, row.display_net_balance]),
+        row.display_debit_total, row.display_credit_total, row.display_net_balance, row.display_debit_balance, row.display_credit_balance]),
       ...data.totals.map((total) => [currencyMap.get(total.currency_id)?.code ?? total.currency_id, '', 'Total', '',
-        total.display_debit_total, total.display_credit_total, '']),
+        total.display_debit_total, total.display_credit_total, '', total.display_debit_balance, total.display_credit_balance]),
     ]);
 
   return (
     <ReportFrame title="Trial balance" scope={scope} testId="report-trial-balance"
       onCsv={report.data ? () => exportCsv(report.data!) : undefined}
       parameters={<>
-        <PeriodSelect label="Period" periods={periods.data} value={periodId} onChange={(value) => setSearchParams({ period: value, currency: currencyId })}
-          data-testid="report-period" />
+        <InputField label="As of" type="date" value={asOfDate} data-testid="report-as-of"
+          onChange={(event) => update({ as_of: event.target.value, period: '', start: '', end: '' })} />
+        <PeriodSelect label="Period (movement)" periods={periods.data} value={periodId} data-testid="report-period"
+          onChange={(value) => update({ period: value, as_of: '', start: '', end: '' })} />
+        <InputField label="From (movement)" type="date" value={startDate} data-testid="report-start"
+          onChange={(event) => update({ start: event.target.value, period: '', as_of: '' })} />
+        <InputField label="To (movement)" type="date" value={endDate} data-testid="report-end"
+          onChange={(event) => update({ end: event.target.value, period: '', as_of: '' })} />
         <CurrencySelect label="Currency" currencies={currencies.data} value={currencyId} emptyLabel="All currencies"
-          onChange={(value) => setSearchParams({ period: periodId, currency: value })} data-testid="report-currency" />
+          onChange={(value) => update({ currency: value })} data-testid="report-currency" />
       </>}>
       {report.error ? <ErrorNotice error={report.error} onRetry={report.reload} /> : null}
       {report.loading && !report.data ? <Loading /> : null}
@@ -48,6 +66,7 @@ export function TrialBalancePage() {
       {report.data && report.data.rows.length > 0 ? (
         <>
           <p className="report__status">
+            <span data-testid="trial-balance-label">{report.data.label}</span>{' '}
             {report.data.is_balanced ? <Badge tone="good">Balanced</Badge> : <Badge tone="bad">Not balanced</Badge>}
           </p>
           {report.data.totals.map((total) => {
@@ -66,6 +85,8 @@ export function TrialBalancePage() {
                         <th scope="col" className="num col-amount">Debits</th>
                         <th scope="col" className="num col-amount">Credits</th>
                         <th scope="col" className="num col-amount">Balance</th>
+                        <th scope="col" className="num col-amount">Debit balance</th>
+                        <th scope="col" className="num col-amount">Credit balance</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -77,6 +98,8 @@ export function TrialBalancePage() {
                             <td className="num"><Money display={groupDigits(row.display_debit_total)} /></td>
                             <td className="num"><Money display={groupDigits(row.display_credit_total)} /></td>
                             <td className="num"><Money value={row.net_balance} display={groupDigits(row.display_net_balance)} /></td>
+                            <td className="num">{row.debit_balance === '0' ? '' : <Money display={groupDigits(row.display_debit_balance)} />}</td>
+                            <td className="num">{row.credit_balance === '0' ? '' : <Money display={groupDigits(row.display_credit_balance)} />}</td>
                           </tr>
                       ))}
                     </tbody>
@@ -88,6 +111,8 @@ export function TrialBalancePage() {
                         <td className="num" data-testid="trial-balance-total-debit"><Money display={groupDigits(total.display_debit_total)} /></td>
                         <td className="num" data-testid="trial-balance-total-credit"><Money display={groupDigits(total.display_credit_total)} /></td>
                         <td className="num" />
+                        <td className="num" data-testid="trial-balance-total-debit-balance"><Money display={groupDigits(total.display_debit_balance)} /></td>
+                        <td className="num" data-testid="trial-balance-total-credit-balance"><Money display={groupDigits(total.display_credit_balance)} /></td>
                       </tr>
                     </tfoot>
                   </table>
