@@ -16,6 +16,7 @@ import pg from 'pg';
 import { initLedger } from '../src/app/open-ledger.js';
 import { fmt, log } from './lib.js';
 import { checkTotals } from './postgres.js';
+import { backfillEntrySearch } from '../src/storage/postgres/entry-search.js';
 
 /** Parents before children (foreign keys); accounts and entries are ordered so that self-references come first. */
 const TABLES: { name: string; order: string }[] = [
@@ -84,6 +85,9 @@ export async function copySqliteLedger(sqlitePath: string, url: string): Promise
     for (const table of ['journal_entries', 'journal_lines']) {
       await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'seq'), (SELECT coalesce(max(seq), 0) + 1 FROM ${table}), false)`);
     }
+    // What finds entries is kept differently by each store (SQLite: FTS5 and entry_amounts), so it
+    // is rebuilt from the copied entries, as migration 11 does for an existing ledger.
+    await backfillEntrySearch(client);
     await client.query('COMMIT');
     await client.query('VACUUM ANALYZE');
   } catch (error) {

@@ -280,6 +280,12 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
         ['general ledger, page deep in history (from 2026-09-14)', `/api/v1/reports/general-ledger?account_id=${account}&start_date=2026-09-14`],
         ['general ledger, newest first', `/api/v1/reports/general-ledger?account_id=${account}&sort=desc&limit=200`],
         ['general ledger, control account (20 sub-accounts)', `/api/v1/reports/general-ledger?account_id=${built.chart.control}&start_date=2026-06-01`],
+        // Finding entries (docs/api.md, "Finding entries"): a rare word, a word every entry has,
+        // an amount range, and a reference no entry has.
+        ['find entries, rare words (q=entry 123456)', '/api/v1/journal-entries?q=entry%20123456'],
+        ['find entries, a word of every entry (q=bench), newest first', '/api/v1/journal-entries?q=bench&sort=desc'],
+        ['find entries, amount range (min_amount=500000&max_amount=500100)', '/api/v1/journal-entries?min_amount=500000&max_amount=500100'],
+        ['find entries, unknown reference', '/api/v1/journal-entries?reference=INV-0000'],
       ];
       for (const [name, path] of cases) {
         const { latency, bytes, body } = await timeRequest(client, path, options.repeat);

@@ -73,6 +73,15 @@ export const EntryListQuery = Type.Object({
   start_date: Type.Optional(DateString),
   end_date: Type.Optional(DateString),
   account_id: Type.Optional(Id),
+  q: Type.Optional(Type.String({
+    minLength: 1, maxLength: 200,
+    description: 'Words, each the start of a word of the description, reference or a line description; every word must match; case and accents do not count',
+    examples: ['office rent'],
+  })),
+  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exactly this reference (case-sensitive)' })),
+  min_amount: Type.Optional(Type.String({ ...AmountInput, description: 'Entries whose amount (the sum of their debits, in minor units) is at least this' })),
+  max_amount: Type.Optional(Type.String({ ...AmountInput, description: 'Entries whose amount (the sum of their debits, in minor units) is at most this' })),
+  entry_type: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('reversal'), Type.Literal('closing')])),
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
     description: 'asc (default): oldest entry date first; desc: newest first',
   })),

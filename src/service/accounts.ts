@@ -8,6 +8,7 @@ import type {
 } from '../schemas/account.js';
 import { type Actor, requirePermission } from './actor.js';
 import { recordAudit } from './audit-log.js';
+import { boundList } from './cursor.js';
 import { answering } from './idempotency.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 import { accountLineView } from './views.js';
@@ -49,13 +50,14 @@ async function findAccount(reads: LedgerReads, id: string): Promise<Account> {
 
 /** Ordered by account_number. */
 export async function listAccounts(ctx: ServiceContext, filter: AccountListFilter): Promise<Page<AccountView>> {
-  const request = ctx.pageRequest('accounts', filter);
+  const list = boundList('accounts', filter);
+  const request = ctx.pageRequest(list, filter);
   return ctx.store.read(async (reads) => {
     if (filter.currency_id !== undefined && !(await reads.getCurrency(filter.currency_id))) {
       throw notFound('Currency', filter.currency_id, 'currency_id');
     }
     if (filter.parent_id !== undefined) await findAccount(reads, filter.parent_id);
-    return ctx.toPage('accounts', await reads.listAccounts(filter, request), (account) => account);
+    return ctx.toPage(list, await reads.listAccounts(filter, request), (account) => account);
   });
 }
 

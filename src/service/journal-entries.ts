@@ -1,9 +1,12 @@
-import { notFound } from '../domain/errors.js';
+import { notFound, validationError } from '../domain/errors.js';
+import { queryWords } from '../domain/journal/search-words.js';
+import { parseLineAmount } from '../domain/money/amount.js';
 import { parseDate } from '../domain/dates.js';
 import type { EntryListFilter, EntryView } from '../schemas/journal-entry.js';
 import { lineScopeOf } from './accounts.js';
 import type { Page, ServiceContext } from './context.js';
-import type { LineScope } from './ports/ledger-store.js';
+import { boundList } from './cursor.js';
+import type { EntryFilter, LineScope } from './ports/ledger-store.js';
 import { entryView } from './views.js';
 
 export async function getJournalEntry(ctx: ServiceContext, id: string): Promise<EntryView> {
@@ -12,12 +15,39 @@ export async function getJournalEntry(ctx: ServiceContext, id: string): Promise<
   return entryView(entry, await ctx.scaleOf(entry.currency_id));
 }
 
+const MAX_SEARCH_LENGTH = 200;
+
+/** The finding filters (docs/api.md, "Finding entries"), checked and in the store's terms. */
+function searchFilter(filter: EntryListFilter): Pick<EntryFilter, 'words' | 'reference' | 'entry_type' | 'min_amount' | 'max_amount'> {
+  // The HTTP schema checks these lengths too; the command line comes straight here.
+  for (const field of ['q', 'reference'] as const) {
+    const value = filter[field];
+    if (value !== undefined && (value.length === 0 || value.length > MAX_SEARCH_LENGTH)) {
+      throw validationError(`${field} must be 1 to ${MAX_SEARCH_LENGTH} characters`, field);
+    }
+  }
+  let words: string[] | undefined;
+  if (filter.q !== undefined) {
+    words = queryWords(filter.q);
+    if (words.length === 0) {
+      throw validationError('q must contain a letter or a digit', 'q', 'Search for words of the description, reference or lines, e.g. q=office rent');
+    }
+  }
+  const minAmount = parseLineAmount(filter.min_amount, 'min_amount');
+  const maxAmount = parseLineAmount(filter.max_amount, 'max_amount');
+  if (minAmount !== undefined && maxAmount !== undefined && minAmount > maxAmount) {
+    throw validationError('max_amount must not be less than min_amount', 'max_amount');
+  }
+  return { words, reference: filter.reference, entry_type: filter.entry_type, min_amount: minAmount, max_amount: maxAmount };
+}
+
 /** Ordered by entry_date, then posting order; `sort=desc` newest first. */
 export async function listJournalEntries(ctx: ServiceContext, filter: EntryListFilter): Promise<Page<EntryView>> {
   if (filter.start_date !== undefined) parseDate(filter.start_date, 'start_date');
   if (filter.end_date !== undefined) parseDate(filter.end_date, 'end_date');
+  const search = searchFilter(filter);
   const sort = filter.sort ?? 'asc';
-  const list = `journal-entries:${sort}`;
+  const list = boundList('journal-entries', { ...filter, sort });
   const request = ctx.pageRequest(list, filter);
   return ctx.store.read(async (reads) => {
     if (filter.period_id !== undefined && !(await reads.getPeriod(filter.period_id))) {
@@ -29,7 +59,9 @@ export async function listJournalEntries(ctx: ServiceContext, filter: EntryListF
       if (!account) throw notFound('Account', filter.account_id, 'account_id');
       lines = lineScopeOf(account);
     }
-    const page = await reads.listEntries({ ...filter, lines }, sort, request);
+    const page = await reads.listEntries({
+      period_id: filter.period_id, start_date: filter.start_date, end_date: filter.end_date, lines, ...search,
+    }, sort, request);
     const scales = new Map<string, number>();
     for (const entry of page.items) {
       if (!scales.has(entry.currency_id)) scales.set(entry.currency_id, await ctx.scaleOf(entry.currency_id, reads));

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entry, ledger, ledgerAsync, ledgerJson, seedBooks, tempFolder, withLedger } from '../helpers/cli.js';
+import { entry, ledger, ledgerAsync, ledgerJson, operator, seedBooks, tableCells, tempFolder, withLedger } from '../helpers/cli.js';
 
 const folder = tempFolder('entries');
 afterAll(() => folder.remove());
@@ -309,5 +309,49 @@ describe('API keys on the command line', () => {
     const runs = await Promise.all(reads.map((args) => ledgerAsync(args, { db: fresh })));
     expect(runs.map((run, index) => ({ args: reads[index], status: run.status })))
       .toEqual(reads.map((args) => ({ args, status: 0 })));
+  });
+});
+
+describe('ledger journal-entries list: finding entries', () => {
+  const db = join(folder.dir, 'find.db');
+  let books: Books;
+  beforeAll(async () => {
+    books = await seedBooks(db);
+    await withLedger(db, async (service) => {
+      const entries = Array.from({ length: 700 }, (_, index) => ({
+        ...entry(books.cash.id, books.sales.id, String(index + 1), '2026-03-01', `Invoice ${index} for customer ${index % 10}`),
+        reference: `INV-${String(index).padStart(4, '0')}`,
+      }));
+      await service.postJournalEntries(operator, entries);
+      await service.postJournalEntry(operator, {
+        ...entry(books.rent.id, books.cash.id, '250000', '2026-03-31', 'Office rent, Café Müller'), reference: 'LEASE-7',
+      });
+    });
+  }, 60_000);
+
+  it('finds one invoice among hundreds by --reference', () => {
+    const run = ledger(['journal-entries', 'list', '--reference', 'INV-0650'], { db });
+    expect(run.status).toBe(0);
+    expect(tableCells(run.stdout).slice(1).map((row) => row.slice(1))).toEqual([['2026-03-01', 'standard', 'Invoice 650 for customer 0', 'INV-0650', '6.51']]);
+  });
+
+  it('finds entries by --search words, each the start of a word, with the other filters', () => {
+    const found = ledgerJson(['journal-entries', 'list', '--search', 'cafe off'], { db }).data;
+    expect(found.map((e: { description: string }) => e.description)).toEqual(['Office rent, Café Müller']);
+    const invoices = ledgerJson(['journal-entries', 'list', '--search', 'invoice 65', '--min-amount', '651', '--max-amount', '660', '--type', 'standard'], { db }).data;
+    expect(invoices.map((e: { reference: string }) => e.reference)).toEqual(['INV-0650', 'INV-0651', 'INV-0652', 'INV-0653', 'INV-0654', 'INV-0655', 'INV-0656', 'INV-0657', 'INV-0658', 'INV-0659']);
+    expect(ledgerJson(['journal-entries', 'list', '--search', 'lease', '--account', books.sales.id], { db }).data).toEqual([]);
+  });
+
+  it('refuses a search without words and a cursor made with other filters, as usage errors', () => {
+    const empty = ledger(['journal-entries', 'list', '--search', ' -- '], { db });
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toMatch(/q must contain a letter or a digit/);
+    const first = ledgerJson(['journal-entries', 'list', '--search', 'invoice', '--limit', '2'], { db });
+    const other = ledger(['journal-entries', 'list', '--search', 'customer', '--limit', '2', '--cursor', first.next_cursor], { db });
+    expect(other.status).toBe(1);
+    expect(other.stderr).toMatch(/other filters or another order/);
+    const same = ledgerJson(['journal-entries', 'list', '--search', 'invoice', '--limit', '2', '--cursor', first.next_cursor], { db });
+    expect(same.data).toHaveLength(2);
   });
 });

@@ -122,13 +122,14 @@ describe.concurrent('ledger reports', () => {
       status: 0, stderr: '',
       stdout: [
         'Balances, all time',
-        'NUMBER    ACCOUNT            TYPE      DEBITS  CREDITS  BALANCE  DEBIT BALANCE  CREDIT BALANCE',
-        '1000      Cash               asset     850.00   400.00   450.00         450.00',
-        '1200-001  Acme Ltd           asset    1000.00   600.00   400.00         400.00',
-        '3000      Retained Earnings  equity      0.00   600.00   600.00                         600.00',
-        '4000      Sales              revenue  1000.00  1250.00   250.00                         250.00',
-        '6000      Rent               expense   400.00   400.00     0.00',
-        'Total USD: debits 3250.00, credits 3250.00, debit balances 850.00, credit balances 850.00 (balanced)',
+        'CURRENCY  NUMBER    ACCOUNT            TYPE       DEBITS   CREDITS  BALANCE  DEBIT BALANCE  CREDIT BALANCE',
+        'USD       1000      Cash               asset      850.00    400.00   450.00         450.00',
+        'USD       1200-001  Acme Ltd           asset    1,000.00    600.00   400.00         400.00',
+        'USD       3000      Retained Earnings  equity       0.00    600.00   600.00                         600.00',
+        'USD       4000      Sales              revenue  1,000.00  1,250.00   250.00                         250.00',
+        'USD       6000      Rent               expense    400.00    400.00     0.00',
+        'USD                 Total                       3,250.00  3,250.00                  850.00          850.00',
+        'Balanced',
         '',
       ].join('\n'),
     });
@@ -137,24 +138,25 @@ describe.concurrent('ledger reports', () => {
   it('trial-balance --period covers only that period', async () => {
     expect((await ledgerAsync(['reports', 'trial-balance', '--period', q2], { db })).stdout).toBe([
       'Movement of Q2 2026 from 2026-04-01 to 2026-06-30 (activity in the range, not balances)',
-      'NUMBER  ACCOUNT  TYPE     DEBITS  CREDITS  BALANCE  DEBIT BALANCE  CREDIT BALANCE',
-      '1000    Cash     asset    250.00     0.00   250.00         250.00',
-      '4000    Sales    revenue    0.00   250.00   250.00                         250.00',
-      'Total USD: debits 250.00, credits 250.00, debit balances 250.00, credit balances 250.00 (balanced)',
+      'CURRENCY  NUMBER  ACCOUNT  TYPE     DEBITS  CREDITS  BALANCE  DEBIT BALANCE  CREDIT BALANCE',
+      'USD       1000    Cash     asset    250.00     0.00   250.00         250.00',
+      'USD       4000    Sales    revenue    0.00   250.00   250.00                         250.00',
+      'USD               Total             250.00   250.00                  250.00          250.00',
+      'Balanced',
       '',
     ].join('\n'));
   });
 
   const balanceSheetAtQ1End = [
-    'SECTION  NUMBER    ACCOUNT                       BALANCE',
-    'Assets   1000      Cash                           200.00',
-    'Assets   1200-001  Acme Ltd                       400.00',
-    '                   Total assets                   600.00',
-    '                   Total liabilities                0.00',
-    'Equity   3000      Retained Earnings              600.00',
-    'Equity             Current earnings                 0.00',
-    '                   Total equity                   600.00',
-    '                   Total liabilities and equity   600.00',
+    'CURRENCY  SECTION  NUMBER    ACCOUNT                       BALANCE',
+    'USD       Assets   1000      Cash                           200.00',
+    'USD       Assets   1200-001  Acme Ltd                       400.00',
+    'USD                          Total assets                   600.00',
+    'USD                          Total liabilities                0.00',
+    'USD       Equity   3000      Retained Earnings              600.00',
+    'USD       Equity             Current earnings                 0.00',
+    'USD                          Total equity                   600.00',
+    'USD                          Total liabilities and equity   600.00',
     'As of 2026-03-31: balanced',
     '',
   ].join('\n');
@@ -163,22 +165,22 @@ describe.concurrent('ledger reports', () => {
     expect(await ledgerAsync(['reports', 'balance-sheet', '--as-of', '2026-03-31'], { db })).toEqual({ status: 0, stdout: balanceSheetAtQ1End, stderr: '' });
     expect(await ledgerAsync(['reports', 'balance-sheet', '--period', q1], { db })).toEqual({ status: 0, stdout: balanceSheetAtQ1End, stderr: '' });
     expect((await ledgerAsync(['reports', 'balance-sheet', '--as-of', '2026-03-09'], { db })).stdout.split('\n').slice(1, 3)).toEqual([
-      'Assets   1000      Cash                          -400.00',
-      'Assets   1200-001  Acme Ltd                      1000.00',
+      'USD       Assets   1000      Cash                           -400.00',
+      'USD       Assets   1200-001  Acme Ltd                      1,000.00',
     ]);
   });
 
   it('balance-sheet without a date covers everything, with unclosed results as current earnings', async () => {
     expect((await ledgerAsync(['reports', 'balance-sheet'], { db })).stdout).toBe([
-      'SECTION  NUMBER    ACCOUNT                       BALANCE',
-      'Assets   1000      Cash                           450.00',
-      'Assets   1200-001  Acme Ltd                       400.00',
-      '                   Total assets                   850.00',
-      '                   Total liabilities                0.00',
-      'Equity   3000      Retained Earnings              600.00',
-      'Equity             Current earnings               250.00',
-      '                   Total equity                   850.00',
-      '                   Total liabilities and equity   850.00',
+      'CURRENCY  SECTION  NUMBER    ACCOUNT                       BALANCE',
+      'USD       Assets   1000      Cash                           450.00',
+      'USD       Assets   1200-001  Acme Ltd                       400.00',
+      'USD                          Total assets                   850.00',
+      'USD                          Total liabilities                0.00',
+      'USD       Equity   3000      Retained Earnings              600.00',
+      'USD       Equity             Current earnings               250.00',
+      'USD                          Total equity                   850.00',
+      'USD                          Total liabilities and equity   850.00',
       'As of all dates: balanced',
       '',
     ].join('\n'));
@@ -188,19 +190,19 @@ describe.concurrent('ledger reports', () => {
     expect(await ledgerAsync(['reports', 'income-statement', '--period', q1], { db })).toEqual({
       status: 0, stderr: '',
       stdout: [
-        'SECTION   NUMBER  ACCOUNT          AMOUNT',
-        'Revenue   4000    Sales           1000.00',
-        '                  Total revenue   1000.00',
-        'Expenses  6000    Rent             400.00',
-        '                  Total expenses   400.00',
-        '                  Net income       600.00',
+        'CURRENCY  SECTION   NUMBER  ACCOUNT           AMOUNT',
+        'USD       Revenue   4000    Sales           1,000.00',
+        'USD                         Total revenue   1,000.00',
+        'USD       Expenses  6000    Rent              400.00',
+        'USD                         Total expenses    400.00',
+        'USD                         Net income        600.00',
         '',
       ].join('\n'),
     });
   });
 
   it('income-statement without --period covers all time', async () => {
-    expect((await ledgerAsync(['reports', 'income-statement'], { db })).stdout.split('\n').slice(1, 2)).toEqual(['Revenue   4000    Sales           1250.00']);
+    expect((await ledgerAsync(['reports', 'income-statement'], { db })).stdout.split('\n').slice(1, 2)).toEqual(['USD       Revenue   4000    Sales           1,250.00']);
     expect((await ledgerJsonAsync(['reports', 'income-statement'], { db })).data).toMatchObject({
       total_revenue: '125000', total_expenses: '40000', net_income: '85000', currency_id: books.usd.id,
     });
@@ -211,6 +213,7 @@ describe.concurrent('ledger reports', () => {
       status: 0, stderr: '',
       stdout: [
         'Account:          1000 Cash',
+        'Currency:         USD',
         'Range:            2026-02-01 to 2026-03-31',
         'Starting balance: 0.00',
         'DATE        DESCRIPTION  ACCOUNT   DEBIT  CREDIT  BALANCE',
@@ -220,7 +223,7 @@ describe.concurrent('ledger reports', () => {
         '',
       ].join('\n'),
     });
-    expect((await ledgerAsync(['reports', 'general-ledger', '--account', books.cash.id, '--start', '2026-03-01'], { db })).stdout.split('\n').slice(1, 3))
+    expect((await ledgerAsync(['reports', 'general-ledger', '--account', books.cash.id, '--start', '2026-03-01'], { db })).stdout.split('\n').slice(2, 4))
       .toEqual(['Range:            2026-03-01 to today', 'Starting balance: -400.00']);
   });
 
@@ -234,7 +237,7 @@ describe.concurrent('ledger reports', () => {
   it('general-ledger without --account is a usage error, exit 2', async () => {
     const run = await ledgerAsync(['reports', 'general-ledger'], { db });
     expect(run.status).toBe(2);
-    expect(run.stderr.split('\n')[0]).toBe("error: required option '--account <account-id>' not specified");
+    expect(run.stderr.split('\n')[0]).toBe("error: required option '--account <account>' not specified");
   });
 
   it('refuses an unknown period with exit 4 and an impossible date with exit 1', async () => {

@@ -102,7 +102,7 @@ describe('usage errors exit 2 without touching the database', () => {
       "error: option '--type <type>' argument 'cash' is invalid. Allowed choices are asset, liability, equity, revenue, expense.\n"],
     ['a missing required option', ['periods', 'create', '--name', 'Q1', '--start', '2026-01-01'],
       "error: required option '--end <date>' not specified\n"],
-    ['a missing argument', ['accounts', 'get'], "error: missing required argument 'id'\n"],
+    ['a missing argument', ['accounts', 'get'], "error: missing required argument 'account'\n"],
     ['a group command without its subcommand', ['accounts'], 'Usage: ledger accounts [options] [command]\n'],
   ])('exits 2 for %s, with the error and the usage on stderr', async (_label, args, firstLines) => {
     const run = await ledgerAsync(args, { db });

@@ -30,15 +30,15 @@ describe('ledger reports with contra accounts', () => {
     const trial = ledger(['reports', 'trial-balance'], { db });
     expect(trial.status).toBe(0);
     const trialRows = tableCells(trial.stdout);
-    // Number, name, type, debits, credits, net (signed by the account's type), then the debit- and
-    // credit-balance columns (an empty cell is not a cell).
-    expect(trialRows.find((cells) => cells[0] === '1590')).toEqual(['1590', 'Accumulated depreciation', 'asset', '0.00', '100.00', '-100.00', '100.00']);
-    expect(trialRows.find((cells) => cells[0] === '3200')).toEqual(['3200', 'Drawings', 'equity', '50.00', '0.00', '-50.00', '50.00']);
+    // Currency, number, name, type, debits, credits, net (signed by the account's type), then the
+    // debit- and credit-balance columns (an empty cell is not a cell).
+    expect(trialRows.find((cells) => cells[1] === '1590')).toEqual(['USD', '1590', 'Accumulated depreciation', 'asset', '0.00', '100.00', '-100.00', '100.00']);
+    expect(trialRows.find((cells) => cells[1] === '3200')).toEqual(['USD', '3200', 'Drawings', 'equity', '50.00', '0.00', '-50.00', '50.00']);
     const sheet = ledger(['reports', 'balance-sheet'], { db });
     expect(sheet.status).toBe(0);
     const sheetRows = tableCells(sheet.stdout);
-    expect(sheetRows.find((cells) => cells[1] === '1590')).toEqual(['Assets', '1590', 'Accumulated depreciation', '-100.00']);
-    expect(sheetRows.find((cells) => cells[1] === '3200')).toEqual(['Equity', '3200', 'Drawings', '-50.00']);
+    expect(sheetRows.find((cells) => cells[2] === '1590')).toEqual(['USD', 'Assets', '1590', 'Accumulated depreciation', '-100.00']);
+    expect(sheetRows.find((cells) => cells[2] === '3200')).toEqual(['USD', 'Equity', '3200', 'Drawings', '-50.00']);
   });
 });
 

@@ -41,7 +41,7 @@ export async function openTestStore(): Promise<TestStore> {
  * Each adapter is imported only when its backend is under test, so the SQLite runs need nothing
  * of PostgreSQL and the other way round.
  */
-async function openStoreAt(backend: 'sqlite' | 'postgres', location: string): Promise<LedgerStore> {
+export async function openStoreAt(backend: 'sqlite' | 'postgres', location: string): Promise<LedgerStore> {
   if (backend === 'postgres') {
     const { migratePostgres, openPostgresStore } = await import('../../src/storage/postgres/postgres-store.js');
     await migratePostgres(location);

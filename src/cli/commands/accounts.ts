@@ -8,6 +8,7 @@ import { parseLimit } from '../parse.js';
 import { printFields, yesNo } from '../render/format.js';
 import { printTable } from '../render/table.js';
 import { checkedBody } from '../checked-body.js';
+import { resolveAccount, resolvedIds } from '../resolve-names.js';
 import { withService } from '../with-service.js';
 
 const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'];
@@ -24,24 +25,25 @@ export function registerAccountCommands(program: Command): void {
   accounts.command('list')
     .description('List accounts, ordered by account number')
     .addOption(new Option('--type <type>', 'only accounts of this type').choices(ACCOUNT_TYPES))
-    .option('--currency <currency-id>', 'only accounts in this currency')
-    .option('--parent <account-id>', 'only sub-accounts of this control account')
+    .option('--currency <currency>', 'only accounts in this currency (id, code or name)')
+    .option('--parent <account>', 'only sub-accounts of this control account (id, number or name)')
     .option('--limit <n>', 'return one page of at most n accounts', parseLimit)
     .option('--cursor <cursor>', 'continue after a previous page')
     .addHelpText('after', '\nExample:\n  $ ledger accounts list --type revenue')
     .action(withService(async (service, { json }, options: { type?: AccountView['account_type']; currency?: string; parent?: string; limit?: number; cursor?: string }) => {
-      const filter = { account_type: options.type, currency_id: options.currency, parent_id: options.parent };
+      const ids = await resolvedIds(service, { currency: options.currency, parent: options.parent });
+      const filter = { account_type: options.type, currency_id: ids.currency, parent_id: ids.parent };
       const page = await collect((cursor) => service.listAccounts({ ...filter, limit: options.limit ?? 200, cursor }), options);
       if (json) printJson(page);
       else printAccounts(page.data);
     }));
 
-  accounts.command('get <id>')
-    .description('Show an account with its balance')
-    .addHelpText('after', '\nExample:\n  $ ledger accounts get 0193...')
-    .action(withService(async (service, { json }, _options, id: string) => {
-      const account = await service.getAccount(id);
-      const balance = await service.getAccountBalance(id);
+  accounts.command('get <account>')
+    .description('Show an account with its balance (by id, number or name)')
+    .addHelpText('after', '\nExamples:\n  $ ledger accounts get 1010\n  $ ledger accounts get "Petty cash"')
+    .action(withService(async (service, { json }, _options, text: string) => {
+      const account = await service.getAccount(await resolveAccount(service, text, 'account'));
+      const balance = await service.getAccountBalance(account.id);
       if (json) {
         printJson({ data: { ...account, balance } });
         return;
@@ -59,11 +61,11 @@ export function registerAccountCommands(program: Command): void {
     .description('Create an account; with --parent and --entity a sub-account of a control account')
     .requiredOption('--number <number>', 'unique account number')
     .requiredOption('--name <name>', 'display name')
-    .option('--currency <currency-id>', 'currency id (inherited for a sub-account)')
+    .option('--currency <currency>', 'currency id, code or name (inherited for a sub-account)')
     .addOption(new Option('--type <type>', 'account type (inherited for a sub-account)').choices(ACCOUNT_TYPES))
     .addOption(new Option('--normal-balance <side>', 'normal side (inherited for a sub-account)').choices(['debit', 'credit']))
     .option('--subledger', 'make it a control account that takes sub-accounts')
-    .option('--parent <account-id>', 'the control account this sub-account belongs to')
+    .option('--parent <account>', 'the control account this sub-account belongs to (id, number or name)')
     .option('--entity <entity-id>', 'the customer, supplier or other entity of the sub-account')
     .option('--xbrl <tag>', 'XBRL classification tag')
     .addHelpText('after', `
@@ -72,9 +74,10 @@ Examples:
   $ ledger accounts create --number 1200 --name Receivables --currency <usd-id> --type asset --normal-balance debit --subledger
   $ ledger accounts create --number 1200-001 --name "Receivable: Acme" --parent <1200-id> --entity acme`)
     .action(withService(async (service, { json }, options: { number: string; name: string; currency?: string; type?: AccountView['account_type']; normalBalance?: 'debit' | 'credit'; subledger?: boolean; parent?: string; entity?: string; xbrl?: string }) => {
+      const ids = await resolvedIds(service, { currency: options.currency, parent: options.parent });
       const body = await checkedBody(async () => (await import('../../schemas/account.js')).CreateAccountBody, {
-        account_number: options.number, name: options.name, currency_id: options.currency, account_type: options.type,
-        normal_balance: options.normalBalance, has_subledger: options.subledger, parent_id: options.parent,
+        account_number: options.number, name: options.name, currency_id: ids.currency, account_type: options.type,
+        normal_balance: options.normalBalance, has_subledger: options.subledger, parent_id: ids.parent,
         entity_id: options.entity, xbrl_tag: options.xbrl,
       });
       const account = await service.createAccount(LOCAL_OPERATOR, body);

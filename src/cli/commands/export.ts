@@ -1,7 +1,9 @@
-/** `ledger export --format hledger|beancount|csv [--out FILE]`: the whole ledger, for audits and migrations. */
+/** `ledger export --format hledger|beancount|csv [--start D] [--end D] [--out FILE]`: the ledger, for audits and migrations. */
 import { once } from 'node:events';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { type Command, Option } from 'commander';
+import { parseDate } from '../../domain/dates.js';
+import { validationError } from '../../domain/errors.js';
 import type { ExportFormatName } from '../export/formats.js';
 import { printJson } from '../output.js';
 import { withService } from '../with-service.js';
@@ -11,8 +13,15 @@ interface Writer {
   close(): void;
 }
 
+/** A file that cannot be written (no such folder, a folder, no permission) is the caller's mistake: exit 1. */
 function fileWriter(path: string): Writer {
-  const fd = openSync(path, 'w');
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    throw validationError(`cannot write --out ${path} (${reason})`, '--out', 'Name a file in an existing folder that you may write to');
+  }
   return { write: async (text) => { writeSync(fd, text); }, close: () => closeSync(fd) };
 }
 
@@ -32,11 +41,16 @@ function stdoutWriter(): Writer {
 
 export function registerExportCommand(program: Command): void {
   program.command('export')
-    .description('Write every journal entry as an hledger journal, a Beancount file or CSV')
+    .description('Write every journal entry (or those dated from --start to --end) as an hledger journal, a Beancount file or CSV')
     .addOption(new Option('--format <format>', 'output format').choices(['hledger', 'beancount', 'csv']).makeOptionMandatory())
+    .option('--start <date>', 'only entries dated on or after this day')
+    .option('--end <date>', 'only entries dated on or before this day')
     .option('--out <file>', 'write to this file instead of standard output')
     .addHelpText('after', '\nExamples:\n  $ ledger export --format hledger --out books.journal && hledger -f books.journal bal\n  $ ledger export --format beancount --out books.beancount && bean-check books.beancount')
-    .action(withService(async (service, { json }, options: { format: ExportFormatName; out?: string }) => {
+    .action(withService(async (service, { json }, options: { format: ExportFormatName; start?: string; end?: string; out?: string }) => {
+      // Checked before the file is opened, so that a mistake leaves no empty file behind.
+      if (options.start !== undefined) parseDate(options.start, '--start');
+      if (options.end !== undefined) parseDate(options.end, '--end');
       const { EXPORT_FORMATS } = await import('../export/formats.js');
       const format = EXPORT_FORMATS[options.format];
       const store = service.ctx.store;
@@ -52,7 +66,7 @@ export function registerExportCommand(program: Command): void {
         await out.write(format.header(context));
         let cursor: string | undefined;
         do {
-          const page = await service.listJournalEntries({ limit: 200, cursor });
+          const page = await service.listJournalEntries({ start_date: options.start, end_date: options.end, limit: 200, cursor });
           await out.write(page.data.map((entry) => format.entry(entry, context)).join(''));
           count += page.data.length;
           cursor = page.next_cursor ?? undefined;

@@ -8,6 +8,7 @@ import { printJson } from '../output.js';
 import { collect } from '../paging.js';
 import { parseLimit } from '../parse.js';
 import { printTable } from '../render/table.js';
+import { resolvedIds } from '../resolve-names.js';
 import { actorFromApiKey, withService } from '../with-service.js';
 
 export function printEntry(entry: EntryView): void {
@@ -43,20 +44,44 @@ function printEntryList(entries: EntryView[]): void {
   }));
 }
 
+interface ListOptions {
+  period?: string;
+  start?: string;
+  end?: string;
+  account?: string;
+  search?: string;
+  reference?: string;
+  type?: 'standard' | 'reversal' | 'closing';
+  minAmount?: string;
+  maxAmount?: string;
+  limit?: number;
+  cursor?: string;
+}
+
 export function registerJournalEntryCommands(program: Command): void {
   const entries = program.command('journal-entries').description('Journal entries: post, list, reverse, import');
 
   entries.command('list')
     .description('List entries, ordered by entry date then posting order')
-    .option('--period <period-id>', 'only entries in this period')
+    .option('--period <period>', 'only entries in this period (id or name)')
     .option('--start <date>', 'only entries dated on or after this day')
     .option('--end <date>', 'only entries dated on or before this day')
-    .option('--account <account-id>', 'only entries with a line on this account')
+    .option('--account <account>', 'only entries with a line on this account (id, number or name)')
+    .option('--search <text>', 'only entries with every word of the text starting a word of their description, reference or line descriptions')
+    .option('--reference <ref>', 'only entries with exactly this reference')
+    .addOption(new Option('--type <type>', 'only entries of this type').choices(['standard', 'reversal', 'closing']))
+    .option('--min-amount <minor-units>', 'only entries whose debits add up to at least this (smallest currency unit)')
+    .option('--max-amount <minor-units>', 'only entries whose debits add up to at most this (smallest currency unit)')
     .option('--limit <n>', 'return one page of at most n entries', parseLimit)
-    .option('--cursor <cursor>', 'continue after a previous page')
-    .addHelpText('after', '\nExample:\n  $ ledger journal-entries list --period 0193... --json')
-    .action(withService(async (service, { json }, options: { period?: string; start?: string; end?: string; account?: string; limit?: number; cursor?: string }) => {
-      const filter = { period_id: options.period, start_date: options.start, end_date: options.end, account_id: options.account };
+    .option('--cursor <cursor>', 'continue after a previous page (with the same filters)')
+    .addHelpText('after', '\nExamples:\n  $ ledger journal-entries list --search "office rent"\n  $ ledger journal-entries list --reference INV-2026-0042 --json')
+    .action(withService(async (service, { json }, options: ListOptions) => {
+      const ids = await resolvedIds(service, { period: options.period, account: options.account });
+      const filter = {
+        period_id: ids.period, start_date: options.start, end_date: options.end, account_id: ids.account,
+        q: options.search, reference: options.reference, entry_type: options.type,
+        min_amount: options.minAmount, max_amount: options.maxAmount,
+      };
       const page = await collect((cursor) => service.listJournalEntries({ ...filter, limit: options.limit ?? 200, cursor }), options);
       if (json) printJson(page);
       else printEntryList(page.data);

@@ -7,6 +7,7 @@ import { collect } from '../paging.js';
 import { parseLimit } from '../parse.js';
 import { printTable } from '../render/table.js';
 import { checkedBody } from '../checked-body.js';
+import { resolvePeriod } from '../resolve-names.js';
 import { actorFromApiKey, withService } from '../with-service.js';
 import { printEntry } from './journal-entries.js';
 
@@ -29,11 +30,11 @@ export function registerPeriodCommands(program: Command): void {
       else printPeriods(page.data);
     }));
 
-  periods.command('get <id>')
-    .description('Show a period')
-    .addHelpText('after', '\nExample:\n  $ ledger periods get 0193...')
-    .action(withService(async (service, { json }, _options, id: string) => {
-      const period = await service.getPeriod(id);
+  periods.command('get <period>')
+    .description('Show a period (by id or name)')
+    .addHelpText('after', '\nExample:\n  $ ledger periods get "June 2026"')
+    .action(withService(async (service, { json }, _options, text: string) => {
+      const period = await service.getPeriod(await resolvePeriod(service, text, 'period'));
       if (json) printJson({ data: period });
       else printPeriods([period]);
     }));
@@ -52,13 +53,13 @@ export function registerPeriodCommands(program: Command): void {
       else process.stdout.write(`Created period ${period.name} ${period.start_date}..${period.end_date} (${period.id})\n`);
     }));
 
-  periods.command('close <id>')
+  periods.command('close <period>')
     .description('Close a period permanently, posting one closing entry per currency (needs an API key); --preview only shows them')
     .option('--preview', 'show the closing entries without closing anything')
-    .addHelpText('after', '\nExamples:\n  $ ledger periods close 0193... --preview\n  $ LEDGER_API_KEY=tsk_... ledger periods close 0193...')
-    .action(withService(async (service, global, options: { preview?: boolean }, id: string) => {
+    .addHelpText('after', '\nExamples:\n  $ ledger periods close "June 2026" --preview\n  $ LEDGER_API_KEY=tsk_... ledger periods close 0193...')
+    .action(withService(async (service, global, options: { preview?: boolean }, text: string) => {
       const actor = await actorFromApiKey(service, global, 'periods close');
-      const result = await service.closePeriod(actor, id, options.preview === true);
+      const result = await service.closePeriod(actor, await resolvePeriod(service, text, 'period'), options.preview === true);
       if (global.json) {
         printJson({ data: result });
         return;

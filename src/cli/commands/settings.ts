@@ -7,6 +7,7 @@ import { validationError } from '../../domain/errors.js';
 import { printJson } from '../output.js';
 import { collect } from '../paging.js';
 import { printFields } from '../render/format.js';
+import { resolveAccount } from '../resolve-names.js';
 import { withService } from '../with-service.js';
 
 /** The settings as lines: the default account, then one line per other currency (by its code). */
@@ -40,13 +41,14 @@ export function registerSettingsCommands(program: Command): void {
     }));
 
   const set = settings.command('set').description('Change a setting');
-  set.command('retained-earnings-account <id>')
-    .description('Set the retained earnings account (an active equity account, not a control account); '
+  set.command('retained-earnings-account <account>')
+    .description('Set the retained earnings account (an active equity account, not a control account; by id, number or name); '
       + 'with --currency, the one for that currency\'s closing entries')
     .option('--currency <currency>', 'currency id or code: set the retained earnings account of this currency (not the default)')
-    .addHelpText('after', '\nExamples:\n  $ ledger settings set retained-earnings-account 0193...\n'
+    .addHelpText('after', '\nExamples:\n  $ ledger settings set retained-earnings-account 3000\n'
       + '  $ ledger settings set retained-earnings-account 0194... --currency EUR')
-    .action(withService(async (service, { json }, options: { currency?: string }, id: string) => {
+    .action(withService(async (service, { json }, options: { currency?: string }, text: string) => {
+      const id = await resolveAccount(service, text, 'account');
       const input = options.currency === undefined
         ? { retained_earnings_account_id: id }
         : { retained_earnings_account_ids: { [await currencyIdOf(service, options.currency)]: id } };

@@ -11,3 +11,14 @@ export function printFields(fields: readonly (readonly [string, string | number 
     process.stdout.write(`${`${label}:`.padEnd(width + 2)}${text}\n`);
   }
 }
+
+/**
+ * A display amount ("-1234567.50", as the service formats it) with its whole part grouped in
+ * thousands ("-1,234,567.50"), for people reading reports. Text only: the digits stay as they are.
+ */
+export function groupThousands(display: string): string {
+  const match = /^(-?)(\d+)(\.\d+)?$/.exec(display);
+  if (!match) return display;
+  const [, sign, whole, fraction] = match;
+  return `${sign}${whole!.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction ?? ''}`;
+}

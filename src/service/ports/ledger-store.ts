@@ -6,7 +6,7 @@
  */
 import type { AuditAction, AuditRecord } from '../../domain/audit.js';
 import type {
-  Account, AccountType, Currency, JournalEntry, JournalEntryView, JournalLineView, Period, Permissions,
+  Account, AccountType, Currency, EntryType, JournalEntry, JournalEntryView, JournalLineView, Period, Permissions,
   Totals, User,
 } from '../../domain/types.js';
 
@@ -37,6 +37,18 @@ export interface EntryFilter {
   end_date?: string | undefined;
   /** Entries with a line in this scope (a control account: any of its sub-accounts). */
   lines?: LineScope | undefined;
+  /**
+   * Entries found by every one of these words (domain/journal/search-words.ts): each begins some
+   * word of the entry's description, reference or line descriptions. Never empty when given.
+   */
+  words?: readonly string[] | undefined;
+  /** Entries whose reference is exactly this. */
+  reference?: string | undefined;
+  /** Entries whose amount (the sum of their debits) is at least this. */
+  min_amount?: bigint | undefined;
+  /** Entries whose amount (the sum of their debits) is at most this. */
+  max_amount?: bigint | undefined;
+  entry_type?: EntryType | undefined;
 }
 
 export interface AccountLine extends JournalLineView {

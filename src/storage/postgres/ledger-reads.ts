@@ -1,5 +1,5 @@
 /** Reads of the books (currencies, accounts, periods, entries) and the totals reports are built from. */
-import { parseStoredAmount } from '../../domain/money/amount.js';
+import { parseStoredAmount, toDecimalString } from '../../domain/money/amount.js';
 import type { JournalEntryView } from '../../domain/types.js';
 import type { LedgerReads } from '../../service/ports/ledger-store.js';
 import { mapPage, page, sumByAccount, type TotalsRow } from '../shared/paging.js';
@@ -7,6 +7,7 @@ import {
   type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow,
   ENTRY_COLUMNS, ENTRY_FROM, entriesWithLines, LINE_COLUMNS, toAccount, toAccountLine, toCurrency, toPeriod,
 } from '../shared/rows.js';
+import { wordsQuery } from './entry-search.js';
 import type { Param, PgQueries } from './queries.js';
 
 /** Entries with their lines (one query for the lines of all of them), in the rows' order. */
@@ -173,6 +174,21 @@ export function ledgerReads(q: PgQueries) {
         const [column, id] = 'account_id' in filter.lines ? ['account_id', filter.lines.account_id] : ['parent_account_id', filter.lines.parent_id];
         params.push(id);
         where.push(`e.seq IN (SELECT l.entry_seq FROM journal_lines l WHERE l.${column} = $${params.length})`);
+      }
+      if (filter.words !== undefined) {
+        params.push(wordsQuery(filter.words));
+        where.push(`e.seq IN (SELECT entry_seq FROM entry_search WHERE words @@ $${params.length}::tsquery)`);
+      }
+      if (filter.reference !== undefined) add('e.reference =', filter.reference);
+      if (filter.entry_type !== undefined) add('e.entry_type =', filter.entry_type);
+      if (filter.min_amount !== undefined || filter.max_amount !== undefined) {
+        const bounds: string[] = [];
+        for (const [operator, value] of [['>=', filter.min_amount], ['<=', filter.max_amount]] as const) {
+          if (value === undefined) continue;
+          params.push(toDecimalString(value));
+          bounds.push(`debit_total ${operator} $${params.length}::numeric`);
+        }
+        where.push(`e.seq IN (SELECT entry_seq FROM entry_search WHERE ${bounds.join(' AND ')})`);
       }
       const direction = order === 'asc' ? 'ASC' : 'DESC';
       params.push(request.limit + 1);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { backfillEntrySearch } from './entry-search.js';
 import { chainOf, type StoredEntryRow, type StoredLineRow } from '../shared/chain-backfill.js';
 
 /**
@@ -340,5 +341,23 @@ ALTER TABLE currency_totals SET (fillfactor = 50);
 ALTER TABLE journal_entries DROP CONSTRAINT journal_entries_reverses_id_key;
 CREATE UNIQUE INDEX journal_entries_reverses_id_key ON journal_entries (reverses_id) WHERE reverses_id IS NOT NULL;
 `,
+  },
+  {
+    version: 11,
+    name: 'finding entries',
+    sql: `
+-- GET /journal-entries?q=, min_amount, max_amount: each entry's words (domain/journal/search-words.ts)
+-- and its amount (the sum of its debits), written with the entry.
+CREATE TABLE entry_search (
+  entry_seq   bigint PRIMARY KEY REFERENCES journal_entries(seq),
+  debit_total amount NOT NULL,
+  words       tsvector NOT NULL
+);
+CREATE INDEX entry_search_words ON entry_search USING gin (words);
+CREATE INDEX entry_search_debit ON entry_search (debit_total);
+CREATE INDEX journal_entries_reference ON journal_entries (reference, entry_date, seq) WHERE reference IS NOT NULL;
+CREATE INDEX journal_entries_type ON journal_entries (entry_type, entry_date, seq);
+`,
+    backfill: backfillEntrySearch,
   },
 ];

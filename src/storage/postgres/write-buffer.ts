@@ -16,11 +16,13 @@
  */
 import type { AuditRecord } from '../../domain/audit.js';
 import { toDecimalString } from '../../domain/money/amount.js';
+import { entrySearchWords } from '../../domain/journal/search-words.js';
 import type { JournalEntry } from '../../domain/types.js';
 import { entryHash } from '../../service/entry-hash.js';
 import type { ChainLink } from '../../service/ports/ledger-store.js';
 import { AUDIT_COLUMNS, auditRowValues } from '../shared/audit-log.js';
-import { entryTotalsByAccount } from '../shared/paging.js';
+import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
+import { WORDS_VECTOR, wordsText } from './entry-search.js';
 import type { PgQueries } from './queries.js';
 
 interface Sums {
@@ -132,7 +134,9 @@ class Layer {
       periods.map(([, , s]) => toDecimalString(s.credits)),
       days.map(([id]) => id), days.map(([, day]) => day), days.map(([, , s]) => toDecimalString(s.debits)),
       days.map(([, , s]) => toDecimalString(s.credits)),
-      ...AUDIT_COLUMNS.map((_, column) => audit.map((row) => row[column] ?? null)));
+      ...AUDIT_COLUMNS.map((_, column) => audit.map((row) => row[column] ?? null)),
+      entries.map((e) => e.id), entries.map((e) => toDecimalString(entryDebitTotal(e.lines))),
+      entries.map((e) => wordsText(entrySearchWords(e))));
     this.clearRows();
   }
 }
@@ -205,8 +209,9 @@ export class WriteBuffer {
 /**
  * One statement for a layer: the entries in order (their `seq` follows the order of the arrays),
  * their lines in order, their chain links, the currencies' totals and chain heads, every
- * account's totals as one upsert per row, and the audit records. A part with no rows inserts nothing.
+ * account's totals as one upsert per row, the entries' search words and amounts, and the audit records. A part with no rows inserts nothing.
  */
+const SEARCH_PARAMETER = 36 + AUDIT_COLUMNS.length;
 const WRITE_ROWS = `WITH entries AS (
   INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id,
     created_by, posted_at, currency_id)
@@ -247,6 +252,12 @@ const WRITE_ROWS = `WITH entries AS (
   SELECT * FROM unnest($32::text[], $33::text[], $34::numeric[], $35::numeric[])
   ON CONFLICT (account_id, entry_date) DO UPDATE SET debit_total = account_daily_totals.debit_total + excluded.debit_total,
     credit_total = account_daily_totals.credit_total + excluded.credit_total
+), search AS (
+  INSERT INTO entry_search (entry_seq, debit_total, words)
+  SELECT entry.seq, found.debit_total, ${WORDS_VECTOR('found.words')}
+  FROM unnest($${SEARCH_PARAMETER}::text[], $${SEARCH_PARAMETER + 1}::numeric[], $${SEARCH_PARAMETER + 2}::text[])
+    AS found(id, debit_total, words)
+  JOIN entries entry ON entry.id = found.id
 )
 INSERT INTO audit_log (${AUDIT_COLUMNS.join(', ')})
 SELECT * FROM unnest(${AUDIT_COLUMNS.map((_, index) => `$${index + 36}::text[]`).join(', ')})`;

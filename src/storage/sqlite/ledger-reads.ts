@@ -1,8 +1,9 @@
 /** Reads of the books (currencies, accounts, periods, entries) and the totals reports are built from. */
-import { parseStoredAmount } from '../../domain/money/amount.js';
+import { MAX_AMOUNT, parseStoredAmount } from '../../domain/money/amount.js';
 import type { JournalEntryView } from '../../domain/types.js';
 import type { LedgerReads } from '../../service/ports/ledger-store.js';
 import { mapPage, page, sumByAccount, type TotalsRow } from '../shared/paging.js';
+import { amountKey, wordsMatch } from './entry-search.js';
 import { type Param, type SqliteQueries, placeholders } from './queries.js';
 import {
   type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow,
@@ -161,6 +162,16 @@ export function ledgerReads(q: SqliteQueries) {
         const [column, id] = 'account_id' in filter.lines ? ['account_id', filter.lines.account_id] : ['parent_account_id', filter.lines.parent_id];
         where.push(`e.seq IN (SELECT l.entry_seq FROM journal_lines l WHERE l.${column} = ?)`);
         params.push(id);
+      }
+      if (filter.words !== undefined) {
+        where.push('e.seq IN (SELECT rowid FROM entry_words WHERE entry_words MATCH ?)');
+        params.push(wordsMatch(filter.words));
+      }
+      if (filter.reference !== undefined) { where.push('e.reference = ?'); params.push(filter.reference); }
+      if (filter.entry_type !== undefined) { where.push('e.entry_type = ?'); params.push(filter.entry_type); }
+      if (filter.min_amount !== undefined || filter.max_amount !== undefined) {
+        where.push('e.seq IN (SELECT entry_seq FROM entry_amounts WHERE debit_key BETWEEN ? AND ?)');
+        params.push(amountKey(filter.min_amount ?? 0n), amountKey(filter.max_amount ?? MAX_AMOUNT));
       }
       const direction = order === 'asc' ? 'ASC' : 'DESC';
       const rows = q.all<EntryRow>(

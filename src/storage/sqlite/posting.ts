@@ -8,6 +8,8 @@ import { MAX_AMOUNT, parseStoredAmount, toDecimalString } from '../../domain/mon
 import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
 import type { LedgerWrites } from '../../service/ports/ledger-store.js';
 import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
+import { entrySearchWords } from '../../domain/journal/search-words.js';
+import { amountKey, INSERT_ENTRY_AMOUNT, INSERT_ENTRY_WORDS, wordsText } from './entry-search.js';
 import type { Param, SqliteQueries } from './queries.js';
 
 /** Read-modify-write of one totals row; exact bigint arithmetic. */
@@ -86,6 +88,8 @@ export function postingWrites(q: SqliteQueries) {
           'INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total) VALUES (?, ?, ?, ?)');
       }
       q.run('INSERT INTO entry_hashes (entry_seq, previous_hash, hash) VALUES (?, ?, ?)', entrySeq, previousHash, hash);
+      q.run(INSERT_ENTRY_WORDS, entrySeq, wordsText(entrySearchWords(entry)));
+      q.run(INSERT_ENTRY_AMOUNT, entrySeq, amountKey(entryDebitTotal(entry.lines)));
       q.run(`INSERT INTO currency_totals (currency_id, debit_total, chain_hash) VALUES (?, ?, ?)
         ON CONFLICT (currency_id) DO UPDATE SET debit_total = excluded.debit_total, chain_hash = excluded.chain_hash`,
       entry.currency_id, toDecimalString(currencyTotal), hash);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { backfillEntrySearch } from './entry-search.js';
 import { chainOf, type StoredEntryRow, type StoredLineRow } from '../shared/chain-backfill.js';
 
 /**
@@ -316,5 +317,23 @@ BEGIN INSERT INTO audit_unsealed (occurred_at, id) VALUES (NEW.occurred_at, NEW.
 CREATE TRIGGER audit_seals_sealed AFTER INSERT ON audit_seals
 BEGIN DELETE FROM audit_unsealed WHERE occurred_at = NEW.occurred_at AND id = NEW.id; END;
 `,
+  },
+  {
+    version: 9,
+    name: 'finding entries',
+    sql: `
+-- GET /journal-entries?q=: each entry's words (domain/journal/search-words.ts) under its seq.
+-- Contentless: only the index is kept, as the words are derived and entries never change.
+CREATE VIRTUAL TABLE entry_words USING fts5(words, content = '', tokenize = 'unicode61 remove_diacritics 0');
+-- min_amount/max_amount: an entry's amount is the sum of its debits, as sortable text.
+CREATE TABLE entry_amounts (
+  entry_seq INTEGER PRIMARY KEY REFERENCES journal_entries(seq),
+  debit_key TEXT NOT NULL
+) STRICT;
+CREATE INDEX entry_amounts_debit ON entry_amounts(debit_key);
+CREATE INDEX journal_entries_reference ON journal_entries(reference, entry_date, seq) WHERE reference IS NOT NULL;
+CREATE INDEX journal_entries_type ON journal_entries(entry_type, entry_date, seq);
+`,
+    backfill: backfillEntrySearch,
   },
 ];

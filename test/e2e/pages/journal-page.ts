@@ -8,6 +8,14 @@ export class JournalPage extends AppShell {
 
   readonly newEntry = this.page.getByTestId('entry-new');
   readonly rows = this.page.getByTestId('journal-row');
+  readonly search = this.page.getByTestId('journal-search');
+  readonly loadMore = this.page.getByTestId('journal-load-more');
+
+  /** Types the words into the search box and sends them with Enter. */
+  async searchFor(text: string): Promise<void> {
+    await this.search.fill(text);
+    await this.search.press('Enter');
+  }
 
   row(description: string): Locator {
     return this.rows.filter({ has: this.page.getByRole('link', { name: description, exact: true }) });

@@ -1,4 +1,4 @@
-/** Journal entries with filters (period, dates, account) and cursor paging. */
+/** Journal entries with a search box and filters (period, dates, account), all in the URL, and cursor paging. */
 import { useEffect, useState } from 'react';
 import { journalEntries } from '../api/endpoints.js';
 import type { EntryListFilter, EntryView, Page } from '../api/types.js';
@@ -13,6 +13,22 @@ import { useApi } from '../lib/use-api.js';
 
 const PAGE_SIZE = 50;
 
+/**
+ * Words to find in descriptions, references and line descriptions (docs/api.md, "Finding
+ * entries"). The query goes into the URL on Enter, so a search can be bookmarked, shared and
+ * undone with Back; what is typed before that stays in the box only.
+ */
+function SearchBox({ value, onSearch }: { value: string; onSearch: (value: string) => void }) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  return (
+    <form className="field--grow" onSubmit={(event) => { event.preventDefault(); onSearch(text); }}>
+      <InputField label="Search" type="search" value={text} placeholder="Words or reference, e.g. office rent"
+        maxLength={200} onChange={(event) => setText(event.target.value)} data-testid="journal-search" />
+    </form>
+  );
+}
+
 export function JournalPage() {
   const { can } = useUser();
   const search = useSearchParams();
@@ -21,6 +37,7 @@ export function JournalPage() {
     ...(search.get('start') ? { start_date: search.get('start')! } : {}),
     ...(search.get('end') ? { end_date: search.get('end')! } : {}),
     ...(search.get('account') ? { account_id: search.get('account')! } : {}),
+    ...(search.get('q') ? { q: search.get('q')! } : {}),
     // Newest first unless the reader asks for oldest first.
     sort: search.get('sort') === 'asc' ? 'asc' : 'desc',
   };
@@ -37,11 +54,11 @@ export function JournalPage() {
   const pages = first.data ? [first.data, ...more] : [];
   const last = pages[pages.length - 1];
   const entries = pages.flatMap((page) => page.data);
-  const update = (changes: Record<string, string>) => setSearchParams({
-    period: filter.period_id, start: filter.start_date, end: filter.end_date, account: filter.account_id,
+  const update = (changes: Record<string, string>, options?: { replace: boolean }) => setSearchParams({
+    period: filter.period_id, start: filter.start_date, end: filter.end_date, account: filter.account_id, q: filter.q,
     sort: filter.sort === 'asc' ? 'asc' : undefined, ...changes,
-  });
-  const filtered = Boolean(filter.period_id || filter.start_date || filter.end_date || filter.account_id);
+  }, options);
+  const filtered = Boolean(filter.period_id || filter.start_date || filter.end_date || filter.account_id || filter.q);
   const currentPeriod = periodCovering(periods.data);
 
   const loadMore = async () => {
@@ -63,6 +80,7 @@ export function JournalPage() {
       <PageHeader title="Journal entries" subtitle={filter.sort === 'asc' ? 'Oldest first, in posting order within a day.' : 'Newest first, latest posting first within a day.'}
         actions={can('journals:create') ? <ButtonLink to="/journal/new" variant="primary" data-testid="entry-new">New entry</ButtonLink> : undefined} />
       <div className="filters no-print" role="search" aria-label="Filter entries">
+        <SearchBox value={filter.q ?? ''} onSearch={(value) => update({ q: value.trim() }, { replace: false })} />
         <PeriodSelect label="Period" periods={periods.data} value={filter.period_id ?? ''} onChange={(value) => update({ period: value })}
           emptyLabel="All periods" data-testid="journal-filter-period" />
         <InputField label="From" type="date" value={filter.start_date ?? ''} onChange={(event) => update({ start: event.target.value })}
@@ -85,7 +103,7 @@ export function JournalPage() {
       </div>
       {first.error ? <ErrorNotice error={first.error} onRetry={first.reload} /> : null}
       {first.loading && !first.data ? <Loading /> : null}
-      {first.data && entries.length === 0 ? <EmptyState title={filtered ? 'No entries match these filters' : 'No journal entries yet'} /> : null}
+      {first.data && entries.length === 0 ? <EmptyState title={filter.q ? `No entries match “${filter.q}”` : filtered ? 'No entries match these filters' : 'No journal entries yet'} /> : null}
       {entries.length > 0 ? (
         <div className="card card--flush">
           <div className="table-wrap">

@@ -1,0 +1,45 @@
+/**
+ * What PostgreSQL keeps to find entries (migration 11): per entry, its words as a `tsvector` made
+ * from our own word list (domain/journal/search-words.ts) with `array_to_tsvector`, so no text
+ * search configuration or parser of the server's changes them, and its debit total. Built-in full
+ * text search only: no extension to install.
+ */
+import type pg from 'pg';
+import { entrySearchWords } from '../../domain/journal/search-words.js';
+
+/** The tsquery for words of letters and digits only: every word, each as a prefix. */
+export function wordsQuery(words: readonly string[]): string {
+  return words.map((word) => `'${word}':*`).join(' & ');
+}
+
+export function wordsText(words: readonly string[]): string {
+  return words.join(' ');
+}
+
+/** The tsvector of a space-separated word list (a parameter of wordsText's shape). */
+export const WORDS_VECTOR = (parameter: string) => `array_to_tsvector(string_to_array(${parameter}, ' '))`;
+
+const BACKFILL_BATCH = 1000;
+
+/** Migration 11's backfill: every entry already posted, in batches in posting order. */
+export async function backfillEntrySearch(client: pg.Client): Promise<void> {
+  let after = '0';
+  for (;;) {
+    const { rows } = await client.query<{ seq: string; description: string; reference: string | null;
+      line_descriptions: (string | null)[]; debit_total: string }>(
+      `SELECT e.seq::text AS seq, e.description, e.reference,
+         array_agg(l.description ORDER BY l.seq) AS line_descriptions, sum(l.debit_amount)::text AS debit_total
+       FROM journal_entries e JOIN journal_lines l ON l.entry_seq = e.seq
+       WHERE e.seq > $1::bigint GROUP BY e.seq ORDER BY e.seq LIMIT $2`, [after, BACKFILL_BATCH]);
+    if (rows.length === 0) return;
+    const words = rows.map((row) => wordsText(entrySearchWords({
+      description: row.description, reference: row.reference,
+      lines: row.line_descriptions.map((description) => ({ description })),
+    })));
+    await client.query(`INSERT INTO entry_search (entry_seq, debit_total, words)
+      SELECT seq, debit_total, ${WORDS_VECTOR('words')}
+      FROM unnest($1::bigint[], $2::numeric[], $3::text[]) AS found(seq, debit_total, words)`,
+    [rows.map((row) => row.seq), rows.map((row) => row.debit_total), words]);
+    after = rows[rows.length - 1]!.seq;
+  }
+}
