@@ -132,10 +132,12 @@ export const TAMPERING = {
     await allowHistoryEdits(location);
     await rawQuery(location, `UPDATE journal_entries SET ${column} = $1 WHERE id = $2`, [value, entryId]);
   },
-  /** Removes an entry with its lines and its hash, as if it had never been posted (its totals stay). */
+  /** Removes an entry with its lines, its hash and its search data, as if it had never been posted (its totals stay). */
   async deleteEntry(location: string, entryId: string): Promise<void> {
     await allowHistoryEdits(location);
-    for (const table of ['journal_lines', 'entry_hashes']) {
+    // The entry's search data refers to it too (SQLite's word index is contentless and keeps no reference).
+    const search = parseDatabaseLocation(location).kind === 'postgres' ? 'entry_search' : 'entry_amounts';
+    for (const table of ['journal_lines', 'entry_hashes', search]) {
       await rawQuery(location, `DELETE FROM ${table} WHERE entry_seq = (SELECT seq FROM journal_entries WHERE id = $1)`, [entryId]);
     }
     await rawQuery(location, 'DELETE FROM journal_entries WHERE id = $1', [entryId]);
