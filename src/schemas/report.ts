@@ -89,16 +89,21 @@ const IncomeRow = Type.Object({
   column_amounts: Type.Optional(Type.Array(ColumnAmount, { description: 'With columns: the amount of each column, in column order' })),
 });
 
-const IncomeColumn = Type.Object({
-  label: Type.String({ description: '2026-01 for a month, 2026-Q1 for a quarter' }),
-  start_date: DateString,
-  end_date: DateString,
+/** An income statement's totals, for the whole range and for each column. */
+const IncomeTotals = {
   total_revenue: Amount,
   display_total_revenue: DisplayAmount,
   total_expenses: Amount,
   display_total_expenses: DisplayAmount,
   net_income: Amount,
   display_net_income: DisplayAmount,
+};
+
+const IncomeColumn = Type.Object({
+  label: Type.String({ description: '2026-01 for a month, 2026-Q1 for a quarter' }),
+  start_date: DateString,
+  end_date: DateString,
+  ...IncomeTotals,
 });
 
 export const IncomeStatement = Type.Object({
@@ -108,12 +113,7 @@ export const IncomeStatement = Type.Object({
   end_date: Nullable(DateString),
   revenue: Type.Array(IncomeRow),
   expenses: Type.Array(IncomeRow),
-  total_revenue: Amount,
-  display_total_revenue: DisplayAmount,
-  total_expenses: Amount,
-  display_total_expenses: DisplayAmount,
-  net_income: Amount,
-  display_net_income: DisplayAmount,
+  ...IncomeTotals,
   columns: Type.Optional(Type.Array(IncomeColumn, { description: 'Only with the columns option' })),
 });
 

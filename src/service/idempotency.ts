@@ -16,9 +16,10 @@
  *    processed"; a dead process's lock went with its connection) and read again (an answer committed
  *    meanwhile, by this or another process, is replayed: `IdempotentReplay`); then the record is
  *    inserted, the work runs, and the answer the work's result makes is stored with it.
- * 3. Once the exact answer has been sent, `finishIdempotent` stores it over the one kept in step 2
- *    (the same data, as the route serialised it); a request that failed after all forgets its key,
- *    so a corrected retry can act. A failed write rolls back its record with it.
+ * 3. Once the answer has been sent, `finishIdempotent` stores it over the one kept in step 2 only
+ *    if the route serialised it differently (usually they are the same bytes: nothing is written);
+ *    a request that failed after all forgets its key, so a corrected retry can act. A failed write
+ *    rolls back its record with it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { LedgerError, validationError } from '../domain/errors.js';
@@ -47,6 +48,8 @@ export interface IdempotencyIntent {
   readonly answerOf: (result: unknown) => IdempotentAnswer;
   /** True once a write of this request has claimed the key (its record then exists if that write committed). */
   claimed: boolean;
+  /** The answer the claiming write stored with its action. */
+  kept?: IdempotentAnswer;
 }
 
 /** Thrown out of the action when another request with the key committed first: answer with its answer. */
@@ -88,8 +91,11 @@ export function runIdempotent<T>(intent: IdempotencyIntent, action: () => T): T 
 /** After the answer was sent: keep the exact answer of a success, forget the key of a failure. */
 export async function finishIdempotent(ctx: ServiceContext, intent: IdempotencyIntent, statusCode: number, body: string): Promise<void> {
   if (!intent.claimed) return;
+  const success = statusCode >= 200 && statusCode < 300;
+  // Usually the answer sent is the one already kept with the action: nothing to write again.
+  if (success && intent.kept?.statusCode === statusCode && intent.kept.body === body) return;
   await ctx.store.write(async (tx) => {
-    if (statusCode >= 200 && statusCode < 300) await tx.completeIdempotencyKey(intent.principalId, intent.key, statusCode, body);
+    if (success) await tx.completeIdempotencyKey(intent.principalId, intent.key, statusCode, body);
     else await tx.releaseIdempotencyKey(intent.principalId, intent.key);
   });
 }
@@ -105,6 +111,7 @@ export function withIdempotencyClaims(store: LedgerStore, clock: Clock): LedgerS
       const result = await work(tx);
       const answer = intent.answerOf(result);
       await tx.completeIdempotencyKey(intent.principalId, intent.key, answer.statusCode, answer.body);
+      intent.kept = answer;
       return result;
     });
   };

@@ -21,7 +21,7 @@ import type { JournalEntry } from '../../domain/types.js';
 import { entryHash } from '../../service/entry-hash.js';
 import type { ChainLink } from '../../service/ports/ledger-store.js';
 import { AUDIT_COLUMNS, auditRowValues } from '../shared/audit-log.js';
-import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
+import { entryTotalsByAccount } from '../shared/paging.js';
 import { WORDS_VECTOR, wordsText } from './entry-search.js';
 import type { PgQueries } from './queries.js';
 
@@ -57,7 +57,7 @@ function sorted<T>(map: Map<string, T>): [string, T][] {
 }
 
 class Layer {
-  entries: { entry: JournalEntry; link: ChainLink }[] = [];
+  entries: { entry: JournalEntry; link: ChainLink; debits: bigint }[] = [];
   audit: AuditRecord[] = [];
   /** Debits added to each currency's total, not written yet. */
   readonly currencyDebits = new Map<string, bigint>();
@@ -74,7 +74,7 @@ class Layer {
   }
 
   addEntry(entry: JournalEntry, debits: bigint, link: ChainLink): void {
-    this.entries.push({ entry, link });
+    this.entries.push({ entry, link, debits });
     this.currencyDebits.set(entry.currency_id, (this.currencyDebits.get(entry.currency_id) ?? 0n) + debits);
     for (const [accountId, sums] of entryTotalsByAccount(entry.lines)) {
       addTo(this.accounts, accountId, sums);
@@ -126,7 +126,8 @@ class Layer {
       lines.map(({ entry }) => entry.id), lines.map(({ line }) => line.id), lines.map(({ line }) => line.account_id),
       lines.map(({ entry }) => entry.entry_date), lines.map(({ line }) => toDecimalString(line.debit_amount)),
       lines.map(({ line }) => toDecimalString(line.credit_amount)), lines.map(({ line }) => line.description),
-      this.entries.map((row) => row.entry.id), this.entries.map((row) => row.link.previous_hash), this.entries.map((row) => row.link.hash),
+      this.entries.map((row) => row.link.previous_hash), this.entries.map((row) => row.link.hash),
+      this.entries.map((row) => toDecimalString(row.debits)), entries.map((e) => wordsText(entrySearchWords(e))),
       currencies.map(([id]) => id), currencies.map(([, debits]) => toDecimalString(debits)),
       currencies.map(([id]) => this.currencies.get(id)!.head),
       accounts.map(([id]) => id), accounts.map(([, s]) => toDecimalString(s.debits)), accounts.map(([, s]) => toDecimalString(s.credits)),
@@ -134,9 +135,7 @@ class Layer {
       periods.map(([, , s]) => toDecimalString(s.credits)),
       days.map(([id]) => id), days.map(([, day]) => day), days.map(([, , s]) => toDecimalString(s.debits)),
       days.map(([, , s]) => toDecimalString(s.credits)),
-      ...AUDIT_COLUMNS.map((_, column) => audit.map((row) => row[column] ?? null)),
-      entries.map((e) => e.id), entries.map((e) => toDecimalString(entryDebitTotal(e.lines))),
-      entries.map((e) => wordsText(entrySearchWords(e))));
+      ...AUDIT_COLUMNS.map((_, column) => audit.map((row) => row[column] ?? null)));
     this.clearRows();
   }
 }
@@ -208,10 +207,10 @@ export class WriteBuffer {
 
 /**
  * One statement for a layer: the entries in order (their `seq` follows the order of the arrays),
- * their lines in order, their chain links, the currencies' totals and chain heads, every
- * account's totals as one upsert per row, the entries' search words and amounts, and the audit records. A part with no rows inserts nothing.
+ * their lines in order, each entry's chain link and search data (its words and debit total, beside
+ * the entry ids $1), the currencies' totals and chain heads, every account's totals as one upsert
+ * per row, and the audit records. A part with no rows inserts nothing.
  */
-const SEARCH_PARAMETER = 36 + AUDIT_COLUMNS.length;
 const WRITE_ROWS = `WITH entries AS (
   INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id,
     created_by, posted_at, currency_id)
@@ -229,35 +228,33 @@ const WRITE_ROWS = `WITH entries AS (
   JOIN entries entry ON entry.id = line.entry_id
   JOIN accounts account ON account.id = line.account_id
   ORDER BY line.position
+), per_entry AS (
+  SELECT entry.seq, extra.previous_hash, extra.hash, extra.debit_total, extra.words
+  FROM unnest($1::text[], $19::text[], $20::text[], $21::numeric[], $22::text[]) AS extra(id, previous_hash, hash, debit_total, words)
+  JOIN entries entry ON entry.id = extra.id
 ), hashes AS (
-  INSERT INTO entry_hashes (entry_seq, previous_hash, hash)
-  SELECT entry.seq, hashed.previous_hash, hashed.hash
-  FROM unnest($19::text[], $20::text[], $21::text[]) AS hashed(id, previous_hash, hash) JOIN entries entry ON entry.id = hashed.id
+  INSERT INTO entry_hashes (entry_seq, previous_hash, hash) SELECT seq, previous_hash, hash FROM per_entry
+), search AS (
+  INSERT INTO entry_search (entry_seq, debit_total, words) SELECT seq, debit_total, ${WORDS_VECTOR('words')} FROM per_entry
 ), currencies AS (
   UPDATE currency_totals AS total SET debit_total = total.debit_total + delta.debits, chain_hash = delta.chain_hash
-  FROM unnest($22::text[], $23::numeric[], $24::text[]) AS delta(currency_id, debits, chain_hash)
+  FROM unnest($23::text[], $24::numeric[], $25::text[]) AS delta(currency_id, debits, chain_hash)
   WHERE total.currency_id = delta.currency_id
 ), balances AS (
   INSERT INTO account_balances (account_id, debit_total, credit_total)
-  SELECT * FROM unnest($25::text[], $26::numeric[], $27::numeric[])
+  SELECT * FROM unnest($26::text[], $27::numeric[], $28::numeric[])
   ON CONFLICT (account_id) DO UPDATE SET debit_total = account_balances.debit_total + excluded.debit_total,
     credit_total = account_balances.credit_total + excluded.credit_total
 ), period_totals AS (
   INSERT INTO account_period_totals (account_id, period_id, debit_total, credit_total)
-  SELECT * FROM unnest($28::text[], $29::text[], $30::numeric[], $31::numeric[])
+  SELECT * FROM unnest($29::text[], $30::text[], $31::numeric[], $32::numeric[])
   ON CONFLICT (account_id, period_id) DO UPDATE SET debit_total = account_period_totals.debit_total + excluded.debit_total,
     credit_total = account_period_totals.credit_total + excluded.credit_total
 ), daily_totals AS (
   INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total)
-  SELECT * FROM unnest($32::text[], $33::text[], $34::numeric[], $35::numeric[])
+  SELECT * FROM unnest($33::text[], $34::text[], $35::numeric[], $36::numeric[])
   ON CONFLICT (account_id, entry_date) DO UPDATE SET debit_total = account_daily_totals.debit_total + excluded.debit_total,
     credit_total = account_daily_totals.credit_total + excluded.credit_total
-), search AS (
-  INSERT INTO entry_search (entry_seq, debit_total, words)
-  SELECT entry.seq, found.debit_total, ${WORDS_VECTOR('found.words')}
-  FROM unnest($${SEARCH_PARAMETER}::text[], $${SEARCH_PARAMETER + 1}::numeric[], $${SEARCH_PARAMETER + 2}::text[])
-    AS found(id, debit_total, words)
-  JOIN entries entry ON entry.id = found.id
 )
 INSERT INTO audit_log (${AUDIT_COLUMNS.join(', ')})
-SELECT * FROM unnest(${AUDIT_COLUMNS.map((_, index) => `$${index + 36}::text[]`).join(', ')})`;
+SELECT * FROM unnest(${AUDIT_COLUMNS.map((_, index) => `$${index + 37}::text[]`).join(', ')})`;

@@ -32,7 +32,7 @@ import { WriteBuffer } from './write-buffer.js';
 const READS_OF_UNBUFFERED_TABLES = new Set<string>([
   'getCurrency', 'listCurrencies', 'getAccount', 'getAccounts', 'listAccounts', 'listSubAccounts', 'allAccounts',
   'getPeriod', 'findPeriodContaining', 'findOverlappingPeriods', 'listPeriods', 'getSetting', 'allSettings',
-  'getUser', 'findUserByEmail', 'findUserByApiKeyHash', 'listUsers', 'listStoredUsers', 'allApiKeys', 'countUsers',
+  'getUser', 'getUserWithSession', 'findUserByEmail', 'findUserByApiKeyHash', 'listUsers', 'listStoredUsers', 'allApiKeys', 'countUsers',
   'countActiveAdmins', 'findRefreshToken', 'recentLoginFailures', 'getIdempotencyRecord',
 ]);
 
