@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerError } from '../../src/domain/errors.js';
+import { credit, debit, EntryFixtures, insertBooks, standardBooks } from '../../src/storage/contract/fixtures.js';
 import type { LedgerStore } from '../../src/service/ports/ledger-store.js';
 import { migrateSqlite, openSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import { walCommitCount } from '../helpers/wal-commits.js';
 
 describe('SQLite group commit', () => {
   let dir: string;
@@ -39,6 +41,25 @@ describe('SQLite group commit', () => {
     ]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect([await store.getSetting('a'), await store.getSetting('b'), await store.getSetting('c')]).toEqual(['1', undefined, '3']);
+  });
+
+  it('commits posts queued together in one transaction (counted in the write-ahead log)', async () => {
+    const books = standardBooks();
+    const fixtures = new EntryFixtures('grouped');
+    await store.write((tx) => insertBooks(tx, books));
+    const before = walCommitCount(path);
+    const entries = Array.from({ length: 48 }, (_, index) =>
+      fixtures.entry({ date: '2026-02-10', period: books.february, lines: [debit(books.cash, index + 1), credit(books.sales, index + 1)] }));
+    // One of them is refused (an unknown account): it is answered on its own, the others commit.
+    const refused = fixtures.entry({ date: '2026-02-10', period: books.february,
+      lines: [debit({ ...books.cash, id: 'no-such-account' }, 5), credit(books.sales, 5)] });
+    const results = await Promise.allSettled([...entries.slice(0, 24), refused, ...entries.slice(24)]
+      .map((entry) => store.write((tx) => tx.insertEntry(entry))));
+    expect(results.map((result) => result.status).filter((status) => status === 'rejected')).toHaveLength(1);
+    expect(results[24]!.status).toBe('rejected');
+    expect((await store.listEntriesInPostingOrder({ limit: 100 })).items).toHaveLength(48);
+    // Written together: one commit (or two, when the first job started a group of its own), not 48.
+    expect(walCommitCount(path) - before).toBeLessThanOrEqual(2);
   });
 
   it('fails the jobs of a transaction that cannot start, then keeps writing once the file is free', async () => {
