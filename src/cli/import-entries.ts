@@ -1,45 +1,103 @@
 /**
  * `journal-entries import`: reads JSON lines or CSV, validates every entry with the API's schema
- * and posts them all in one transaction. The first bad entry rejects the whole file, and the
- * error names its line number in the file.
+ * and posts them all in one transaction. The file is streamed: entries are read, checked and
+ * posted one after another, so a file of any size imports in flat memory. The first bad entry
+ * rejects the whole file (the transaction rolls back), and the error names its line in the file.
  */
-import { parse } from 'csv-parse/sync';
+import { createReadStream, fstatSync, openSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
 import { LedgerError, validationError } from '../domain/errors.js';
 import type { Actor } from '../service/actor.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { CreateEntryBody, type CreateEntryInput } from '../schemas/journal-entry.js';
 import { assertMatches } from '../schemas/validate.js';
 import { progressBar } from './progress-bar.js';
-import { readInput } from './read-input.js';
 
 interface SourcedEntry {
   entry: CreateEntryInput;
   line: number;
 }
 
+/** An open input: its bytes, how many have been read, and its size when known (a regular file). */
+interface Source {
+  stream: Readable;
+  bytesRead(): number;
+  size: number;
+}
+
 export async function importEntries(service: LedgerService, actor: Actor, file: string, format?: string): Promise<number> {
   const kind = format ?? (file.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
   if (kind !== 'csv' && kind !== 'jsonl') throw validationError(`Unknown format ${kind}`, 'format', 'Use jsonl or csv');
-  const text = readInput(file);
-  const entries = kind === 'csv' ? fromCsv(text) : fromJsonLines(text);
-  if (entries.length === 0) throw validationError(`${file} holds no entries`, 'file');
-  entries.forEach(({ entry, line }) => atLine(line, () => assertMatches(CreateEntryBody, entry)));
-  const progress = progressBar(entries.length);
+  const readEntries = kind === 'csv' ? fromCsv : fromJsonLines;
+  // Opened now, so that a missing file is reported before the transaction begins.
+  let unread: Source | undefined = openSource(file);
+  let reading = unread;
+  let progress = progressBar(0);
+  /** The entry being posted: a rejected entry is reported with its line in the file. */
+  let current: SourcedEntry | undefined;
+  let posted = 0;
+  const open = () => {
+    // The store may run the transaction again from the start: the file is then read again.
+    const input = unread ?? reopen(file);
+    unread = undefined;
+    if (reading !== input) reading.stream.destroy();
+    reading = input;
+    progress.done();
+    progress = progressBar(input.size, mebibytes);
+    return (async function* checked() {
+      for await (const sourced of readEntries(input.stream)) {
+        current = sourced;
+        atLine(sourced.line, () => assertMatches(CreateEntryBody, sourced.entry));
+        yield sourced.entry;
+        progress.update(input.bytesRead(), `${posted.toLocaleString('en-US')} entries`);
+      }
+    })();
+  };
+  let count: number;
   try {
-    await service.postJournalEntries(actor, entries.map(({ entry }) => entry), progress.update);
+    count = await service.importJournalEntries(actor, open, (done) => { posted = done; });
   } catch (error) {
     const index = /^entries\[(\d+)\]/.exec((error as LedgerError).field ?? '')?.[1];
-    if (error instanceof LedgerError && index !== undefined) {
-      const source = entries[Number(index)]!;
-      throw new LedgerError(error.code, `Line ${source.line}: ${error.message.replace(/^Entry \d+: /, '')}`, {
-        field: error.field, suggestion: `Fix the entry on line ${source.line}; nothing was imported`,
+    if (error instanceof LedgerError && index !== undefined && current !== undefined) {
+      throw new LedgerError(error.code, `Line ${current.line}: ${error.message.replace(/^Entry \d+: /, '')}`, {
+        field: error.field, suggestion: `Fix the entry on line ${current.line}; nothing was imported`,
       });
     }
     throw error;
   } finally {
+    if (reading.stream !== process.stdin) reading.stream.destroy();
     progress.done();
   }
-  return entries.length;
+  if (count === 0) throw validationError(`${file} holds no entries`, 'file');
+  return count;
+}
+
+function openSource(path: string): Source {
+  if (path === '-') return { stream: process.stdin, bytesRead: () => 0, size: 0 };
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw validationError(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'file',
+      'Check the path of the file');
+  }
+  const stat = fstatSync(fd);
+  const stream = createReadStream('', { fd });
+  return { stream, bytesRead: () => stream.bytesRead, size: stat.isFile() ? stat.size : 0 };
+}
+
+function reopen(path: string): Source {
+  if (path === '-') {
+    throw validationError('The import had to start again, and standard input cannot be read twice; nothing was imported', 'file',
+      'Import from a file instead of standard input, or run the command again');
+  }
+  return openSource(path);
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
 }
 
 function atLine<T>(line: number, check: () => T): T {
@@ -53,11 +111,11 @@ function atLine<T>(line: number, check: () => T): T {
   }
 }
 
-function fromJsonLines(text: string): SourcedEntry[] {
-  const entries: SourcedEntry[] = [];
-  text.split('\n').forEach((raw, index) => {
-    if (raw.trim() === '') return;
-    const line = index + 1;
+async function* fromJsonLines(stream: Readable): AsyncGenerator<SourcedEntry> {
+  let line = 0;
+  for await (const raw of createInterface({ input: stream, crlfDelay: Infinity })) {
+    line += 1;
+    if (raw.trim() === '') continue;
     const entry = atLine(line, () => {
       try {
         return JSON.parse(raw) as CreateEntryInput;
@@ -65,44 +123,46 @@ function fromJsonLines(text: string): SourcedEntry[] {
         throw validationError(`not valid JSON (${(error as Error).message})`, 'file');
       }
     });
-    entries.push({ entry, line });
-  });
-  return entries;
+    yield { entry, line };
+  }
 }
 
 const CSV_COLUMNS = ['entry', 'entry_date', 'description', 'reference', 'account_id', 'debit_amount', 'credit_amount', 'line_description'];
+const REQUIRED_CSV_COLUMNS = ['entry', 'entry_date', 'account_id'];
 
 /** Consecutive rows with the same `entry` value form one entry; empty cells are absent. */
-function fromCsv(text: string): SourcedEntry[] {
-  let records: { record: Record<string, string>; line: number }[];
+async function* fromCsv(stream: Readable): AsyncGenerator<SourcedEntry> {
+  const optional = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+  const rows = stream.pipe(parse({ columns: true, skip_empty_lines: true, trim: true, info: true, bom: true }));
+  let pending: SourcedEntry | undefined;
+  let currentKey: string | undefined;
   try {
-    records = (parse(text, { columns: true, skip_empty_lines: true, trim: true, info: true, bom: true }) as
-      { record: Record<string, string>; info: { lines: number } }[]).map(({ record, info }) => ({ record, line: info.lines }));
+    for await (const { record, info } of rows as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      if (pending === undefined) {
+        const missing = REQUIRED_CSV_COLUMNS.filter((column) => !(column in record));
+        if (missing.length > 0) {
+          throw validationError(`The CSV header lacks ${missing.join(', ')}`, 'file', `Use the columns ${CSV_COLUMNS.join(',')}`);
+        }
+      }
+      const row = {
+        account_id: record.account_id ?? '',
+        debit_amount: optional(record.debit_amount),
+        credit_amount: optional(record.credit_amount),
+        description: optional(record.line_description),
+      };
+      if (pending === undefined || record.entry !== currentKey) {
+        if (pending !== undefined) yield pending;
+        currentKey = record.entry;
+        const entry: CreateEntryInput = { entry_date: record.entry_date ?? '', description: record.description ?? '', lines: [] };
+        const reference = optional(record.reference);
+        if (reference !== undefined) entry.reference = reference;
+        pending = { entry, line: info.lines };
+      }
+      pending.entry.lines.push(row);
+    }
   } catch (error) {
+    if (error instanceof LedgerError) throw error;
     throw validationError(`The CSV file cannot be read: ${(error as Error).message}`, 'file');
   }
-  const missing = CSV_COLUMNS.filter((column) => !(column in (records[0]?.record ?? {})) && ['entry', 'entry_date', 'account_id'].includes(column));
-  if (records.length > 0 && missing.length > 0) {
-    throw validationError(`The CSV header lacks ${missing.join(', ')}`, 'file', `Use the columns ${CSV_COLUMNS.join(',')}`);
-  }
-  const entries: SourcedEntry[] = [];
-  let currentKey: string | undefined;
-  for (const { record, line } of records) {
-    const optional = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
-    const row = {
-      account_id: record.account_id ?? '',
-      debit_amount: optional(record.debit_amount),
-      credit_amount: optional(record.credit_amount),
-      description: optional(record.line_description),
-    };
-    if (record.entry !== currentKey || entries.length === 0) {
-      currentKey = record.entry;
-      const entry: CreateEntryInput = { entry_date: record.entry_date ?? '', description: record.description ?? '', lines: [] };
-      const reference = optional(record.reference);
-      if (reference !== undefined) entry.reference = reference;
-      entries.push({ entry, line });
-    }
-    entries[entries.length - 1]!.entry.lines.push(row);
-  }
-  return entries;
+  if (pending !== undefined) yield pending;
 }

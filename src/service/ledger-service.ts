@@ -26,7 +26,7 @@ import * as journal from './journal-entries.js';
 import * as periods from './periods.js';
 import type { LedgerStore } from './ports/ledger-store.js';
 import type { Runtime } from './ports/runtime.js';
-import { postJournalEntries, postJournalEntry, reverseJournalEntry } from './post-journal-entry.js';
+import { importJournalEntries, postJournalEntries, postJournalEntry, reverseJournalEntry } from './post-journal-entry.js';
 import { closePeriod } from './close-period.js';
 import * as reports from './reports.js';
 import * as sessions from './sessions.js';
@@ -75,8 +75,12 @@ export class LedgerService {
   generalLedger(input: GeneralLedgerInput) { return reports.generalLedger(this.ctx, input); }
 
   postJournalEntry(actor: Actor, input: CreateEntryInput) { return postJournalEntry(this.ctx, actor, input); }
-  postJournalEntries(actor: Actor, inputs: readonly CreateEntryInput[], onProgress?: (posted: number) => void) {
-    return postJournalEntries(this.ctx, actor, inputs, onProgress);
+  postJournalEntries(actor: Actor, inputs: readonly CreateEntryInput[]) {
+    return postJournalEntries(this.ctx, actor, inputs);
+  }
+
+  importJournalEntries(actor: Actor, open: () => AsyncIterable<CreateEntryInput>, onProgress?: (posted: number) => void) {
+    return importJournalEntries(this.ctx, actor, open, onProgress);
   }
   reverseJournalEntry(actor: Actor, id: string, input: ReverseInput) { return reverseJournalEntry(this.ctx, actor, id, input); }
   dryRunJournalEntry(actor: Actor, input: CreateEntryInput) { return dryRun.dryRunJournalEntry(this.ctx, actor, input); }

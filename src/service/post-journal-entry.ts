@@ -100,22 +100,32 @@ export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, 
 }
 
 /**
- * Many entries in one transaction: all of them or none. The first rejected entry aborts the whole
- * batch; its error names the entry by index (`entries[3].lines[1].credit_amount`).
+ * Posts entries one after another in the caller's transaction, stopping at the first rejected one;
+ * its error names the entry by index (`entries[3].lines[1].credit_amount`). An error of the input
+ * itself (a file that cannot be read) passes through as it is.
  */
-export function createEntriesWork(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
-  onProgress?: (posted: number) => void): PostingWork {
+async function postEach(ctx: ServiceContext, tx: LedgerTx, actor: Actor, inputs: Iterable<CreateEntryInput> | AsyncIterable<CreateEntryInput>,
+  posted: (entry: JournalEntryView, count: number) => void): Promise<number> {
+  let count = 0;
+  for await (const input of inputs) {
+    let entry: JournalEntryView;
+    try {
+      entry = await postStandard(ctx, tx, actor, input);
+    } catch (error) {
+      throw atEntry(error, count);
+    }
+    count += 1;
+    posted(entry, count);
+  }
+  return count;
+}
+
+/** Many entries in one transaction: all of them or none (the batch route). */
+export function createEntriesWork(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[]): PostingWork {
   requirePermission(actor, 'journals:create');
   return async (tx) => {
     const posted: JournalEntryView[] = [];
-    for (const [index, input] of inputs.entries()) {
-      try {
-        posted.push(await postStandard(ctx, tx, actor, input));
-      } catch (error) {
-        throw atEntry(error, index);
-      }
-      onProgress?.(index + 1);
-    }
+    await postEach(ctx, tx, actor, inputs, (entry) => posted.push(entry));
     return posted;
   };
 }
@@ -137,11 +147,22 @@ export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id:
   return ctx.store.write(answering(async (tx) => (await entryViews(ctx, await work(tx), tx))[0]!));
 }
 
-/** Posts many entries in one transaction (the batch route and `ledger journal-entries import`). */
-export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[],
-  onProgress?: (posted: number) => void): Promise<EntryView[]> {
-  const work = createEntriesWork(ctx, actor, inputs, onProgress);
+/** Posts many entries in one transaction (the batch route). */
+export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[]): Promise<EntryView[]> {
+  const work = createEntriesWork(ctx, actor, inputs);
   return ctx.store.write(answering(async (tx) => entryViews(ctx, await work(tx), tx)));
+}
+
+/**
+ * Posts a stream of entries in one transaction, all of them or none, keeping none of them in
+ * memory (`ledger journal-entries import` of a file of any size); answers how many were posted.
+ * A store may run a write again from the start (PostgreSQL, after losing a race to another
+ * transaction), so the stream is given as a function that opens it from its beginning.
+ */
+export async function importJournalEntries(ctx: ServiceContext, actor: Actor, open: () => AsyncIterable<CreateEntryInput>,
+  onProgress?: (posted: number) => void): Promise<number> {
+  requirePermission(actor, 'journals:create');
+  return ctx.store.write((tx) => postEach(ctx, tx, actor, open(), (_entry, count) => onProgress?.(count)));
 }
 
 /** Re-labels an entry's error with the entry's position in a batch. */

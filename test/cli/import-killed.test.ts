@@ -1,7 +1,7 @@
 /**
  * `ledger journal-entries import` killed midway keeps nothing of the file: it posts every entry in
  * one transaction. The import runs on a pseudo-terminal (util-linux `script`), so that it draws its
- * progress bar; as soon as the bar shows some entries posted and not all, the import process is
+ * progress bar (bytes read, and entries posted); as soon as it shows some entries posted and not all, the import process is
  * killed with SIGKILL. Afterwards the ledger holds none of the file's entries, verifies clean, and
  * the same file imports whole.
  */
@@ -21,7 +21,7 @@ const quoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
 
 /**
  * Runs the import on a pseudo-terminal and kills it (SIGKILL) once the progress bar shows a count
- * strictly between 0 and the total. Answers the count it was killed at and how the process ended.
+ * of entries posted strictly between 0 and the total. Answers the count it was killed at and how the process ended.
  */
 function importKilledMidway(db: string, file: string, apiKey: string): Promise<{ killedAt: number; signal: NodeJS.Signals | null }> {
   const command = ['exec', process.execPath, BIN, '--db', db, 'journal-entries', 'import', file].map(quoted).join(' ');
@@ -33,7 +33,7 @@ function importKilledMidway(db: string, file: string, apiKey: string): Promise<{
     terminal.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
       if (killedAt !== undefined) return;
-      const counts = [...output.matchAll(/(\d+)\/(\d+)/g)].map((match) => Number(match[1]));
+      const counts = [...output.matchAll(/, ([\d,]+) entries/g)].map((match) => Number(match[1]!.replaceAll(',', '')));
       const partial = counts.find((count) => count > 0 && count < ENTRIES);
       if (partial === undefined) return;
       killedAt = partial;

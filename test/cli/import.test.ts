@@ -116,6 +116,16 @@ describe('ledger journal-entries import of a file with a bad entry', () => {
     expect(ledgerJson(['journal-entries', 'list'], { db }).data).toEqual([]);
   });
 
+  it('reads the entries from standard input when the file is -', () => {
+    const stdinDb = join(folder.dir, 'stdin.db');
+    return seedBooks(stdinDb).then((stdinBooks) => {
+      const text = [1, 2, 3].map((amount) => JSON.stringify(entry(stdinBooks.cash.id, stdinBooks.sales.id, String(amount)))).join('\n');
+      const run = ledger(['journal-entries', 'import', '-'], { db: stdinDb, apiKey: stdinBooks.adminKey, input: `${text}\n` });
+      expect(run).toEqual({ status: 0, stdout: 'Imported 3 entries.\n', stderr: '' });
+      expect(ledgerJson(['accounts', 'get', stdinBooks.cash.id], { db: stdinDb }).data.balance.total_debits).toBe('6');
+    });
+  });
+
   it('refuses an empty file with exit 1', () => {
     const file = write('empty.jsonl', '\n\n');
     expect(ledger(['journal-entries', 'import', file], { db, apiKey: books.adminKey })).toEqual({

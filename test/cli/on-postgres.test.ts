@@ -4,7 +4,7 @@
  * cannot be used says why in a sentence, never a stack trace. Runs in the postgres project.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entry, ledger, ledgerJson, tempFolder } from '../helpers/cli.js';
+import { entry, ledger, ledgerJson, seedBooks, tempFolder } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -107,5 +107,29 @@ describe('ledger on PostgreSQL', () => {
     expect(run.stdout + run.stderr).not.toContain('s3cret-pass');
     const init = ledgerJson(['init'], { db: database.url.replace('://', '://postgres:hunter22@') });
     expect(JSON.stringify(init)).not.toContain('hunter22');
+  });
+
+  it('imports a file of more entries than one write of pending rows, all or nothing', async () => {
+    const own = await createTestDatabase();
+    try {
+      const books = await seedBooks(own.url);
+      const lines = Array.from({ length: 2500 }, (_, index) => JSON.stringify(entry(books.cash.id, books.sales.id, String(index + 1))));
+      const bad = [...lines, JSON.stringify(entry(books.cash.id, 'no-such-account', '5'))];
+      const badFile = join(folder.dir, 'bad.jsonl');
+      writeFileSync(badFile, `${bad.join('\n')}\n`);
+      const refused = ledger(['journal-entries', 'import', badFile], { db: own.url, apiKey: books.adminKey, timeoutMs: 120_000 });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('Line 2501: Account no-such-account does not exist');
+      expect(ledgerJson(['journal-entries', 'list'], { db: own.url }).data).toEqual([]);
+
+      const goodFile = join(folder.dir, 'good.jsonl');
+      writeFileSync(goodFile, `${lines.join('\n')}\n`);
+      const run = ledger(['journal-entries', 'import', goodFile], { db: own.url, apiKey: books.adminKey, timeoutMs: 120_000 });
+      expect(run).toEqual({ status: 0, stdout: 'Imported 2500 entries.\n', stderr: '' });
+      expect(ledgerJson(['accounts', 'get', books.cash.id], { db: own.url }).data.balance.total_debits).toBe(String((2500 * 2501) / 2));
+      expect(ledger(['verify'], { db: own.url, apiKey: books.adminKey, timeoutMs: 60_000 }).status).toBe(0);
+    } finally {
+      await own.drop();
+    }
   });
 });
