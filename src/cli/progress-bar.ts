@@ -19,7 +19,7 @@ export function progressBar(total: number, show: (count: number) => string = Str
   const draw = (done: number, note: string | undefined) => {
     const filled = Math.min(width, Math.round((done / total) * width));
     const counts = `${show(done)}/${show(total)}${note === undefined ? '' : `, ${note}`}`;
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${counts}\x1b[K`);
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${counts}`);
     drawn = true;
   };
   return {
