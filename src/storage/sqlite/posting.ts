@@ -1,31 +1,20 @@
 /**
  * Writes of the books: currencies, accounts, periods, settings, and posting an entry with its
  * lines and every maintained total. SQLite has no 128-bit arithmetic, so totals are decimal TEXT
- * read, added in bigint and written back, inside the (exclusive) write transaction.
+ * read, added in bigint and written back, inside the (exclusive) write transaction, once per row
+ * and transaction (pending-totals.ts).
  */
 import { currencyTotalOverflow } from '../../domain/errors.js';
-import { MAX_AMOUNT, parseStoredAmount, toDecimalString } from '../../domain/money/amount.js';
+import { MAX_AMOUNT, toDecimalString } from '../../domain/money/amount.js';
 import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
 import type { LedgerWrites } from '../../service/ports/ledger-store.js';
 import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
 import { entrySearchWords } from '../../domain/journal/search-words.js';
 import { amountKey, INSERT_ENTRY_AMOUNT, INSERT_ENTRY_WORDS, wordsText } from './entry-search.js';
-import type { Param, SqliteQueries } from './queries.js';
+import type { PendingTotals } from './pending-totals.js';
+import type { SqliteQueries } from './queries.js';
 
-/** Read-modify-write of one totals row; exact bigint arithmetic. */
-function addTotals(q: SqliteQueries, table: string, where: string, keys: Param[], sums: { debits: bigint; credits: bigint },
-  insertSql: string): void {
-  const row = q.get<{ debit_total: string; credit_total: string }>(`SELECT debit_total, credit_total FROM ${table} WHERE ${where}`, ...keys);
-  if (row) {
-    q.run(`UPDATE ${table} SET debit_total = ?, credit_total = ? WHERE ${where}`,
-      toDecimalString(parseStoredAmount(row.debit_total) + sums.debits),
-      toDecimalString(parseStoredAmount(row.credit_total) + sums.credits), ...keys);
-  } else {
-    q.run(insertSql, ...keys, toDecimalString(sums.debits), toDecimalString(sums.credits));
-  }
-}
-
-export function postingWrites(q: SqliteQueries) {
+export function postingWrites(q: SqliteQueries, pending: PendingTotals) {
   return {
     async insertCurrency(currency) {
       q.run(`INSERT INTO currencies (id, code, name, symbol, asset_scale, asset_type, caip19_id, created_at)
@@ -60,13 +49,13 @@ export function postingWrites(q: SqliteQueries) {
     },
 
     async insertEntry(entry) {
-      // The write transaction is exclusive, so the total and chain head read here are the ones
-      // this entry adds to.
-      const stored = q.get<{ debit_total: string; chain_hash: string | null }>(
-        'SELECT debit_total, chain_hash FROM currency_totals WHERE currency_id = ?', entry.currency_id);
-      const currencyTotal = (stored ? parseStoredAmount(stored.debit_total) : 0n) + entryDebitTotal(entry.lines);
+      // The write transaction is exclusive, so the total and chain head known here are the ones
+      // this entry adds to. The totals are written before the transaction commits (pending-totals.ts).
+      const currency = pending.currency(entry.currency_id);
+      const debits = entryDebitTotal(entry.lines);
+      const currencyTotal = currency.total + debits;
       if (currencyTotal > MAX_AMOUNT) throw currencyTotalOverflow();
-      const previousHash = stored?.chain_hash ?? GENESIS_HASH;
+      const previousHash = currency.head ?? GENESIS_HASH;
       const hash = entryHash(entry, previousHash);
       const entrySeq = q.run(`INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
         entry_type, reverses_id, created_by, posted_at, currency_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -79,20 +68,11 @@ export function postingWrites(q: SqliteQueries) {
         line.id, entrySeq, line.account_id, line.account_id, entry.entry_date,
         toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
       }
-      for (const [accountId, sums] of entryTotalsByAccount(entry.lines)) {
-        addTotals(q, 'account_balances', 'account_id = ?', [accountId], sums,
-          'INSERT INTO account_balances (account_id, debit_total, credit_total) VALUES (?, ?, ?)');
-        addTotals(q, 'account_period_totals', 'account_id = ? AND period_id = ?', [accountId, entry.period_id], sums,
-          'INSERT INTO account_period_totals (account_id, period_id, debit_total, credit_total) VALUES (?, ?, ?, ?)');
-        addTotals(q, 'account_daily_totals', 'account_id = ? AND entry_date = ?', [accountId, entry.entry_date], sums,
-          'INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total) VALUES (?, ?, ?, ?)');
-      }
       q.run('INSERT INTO entry_hashes (entry_seq, previous_hash, hash) VALUES (?, ?, ?)', entrySeq, previousHash, hash);
       q.run(INSERT_ENTRY_WORDS, entrySeq, wordsText(entrySearchWords(entry)));
-      q.run(INSERT_ENTRY_AMOUNT, entrySeq, amountKey(entryDebitTotal(entry.lines)));
-      q.run(`INSERT INTO currency_totals (currency_id, debit_total, chain_hash) VALUES (?, ?, ?)
-        ON CONFLICT (currency_id) DO UPDATE SET debit_total = excluded.debit_total, chain_hash = excluded.chain_hash`,
-      entry.currency_id, toDecimalString(currencyTotal), hash);
+      q.run(INSERT_ENTRY_AMOUNT, entrySeq, amountKey(debits));
+      pending.addEntry(entry.currency_id, { total: currencyTotal, head: hash }, entry.period_id, entry.entry_date,
+        entryTotalsByAccount(entry.lines));
       return { previous_hash: previousHash, hash };
     },
 

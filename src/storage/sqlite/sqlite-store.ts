@@ -19,6 +19,7 @@ import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { auditReads, auditWrites } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
+import { flushedReads, PendingTotals } from './pending-totals.js';
 import { postingWrites } from './posting.js';
 import { SqliteQueries } from './queries.js';
 import { MIGRATIONS } from './schema.js';
@@ -99,8 +100,9 @@ function readsOn(q: SqliteQueries): LedgerReads {
   return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
 }
 
-function txOn(q: SqliteQueries, onAuditWritten: () => void): LedgerTx {
-  return { ...readsOn(q), ...postingWrites(q), ...userWrites(q), ...auditWrites(q, onAuditWritten) };
+function txOn(q: SqliteQueries, pending: PendingTotals, onAuditWritten: () => void): LedgerTx {
+  const reads = readsOn(q);
+  return { ...reads, ...flushedReads(reads, pending), ...postingWrites(q, pending), ...userWrites(q), ...auditWrites(q, onAuditWritten) };
 }
 
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
@@ -201,6 +203,8 @@ class GroupCommit {
   private readonly queue: WriteJob[] = [];
   private readonly tx: LedgerTx;
   private readonly job: JobState = { failure: undefined };
+  /** The totals the running transaction's entries add, written once per row before COMMIT. */
+  private readonly pending: PendingTotals;
   /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
   private auditWritten = false;
   private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
@@ -210,7 +214,9 @@ class GroupCommit {
   private readonly control: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit', Database.Statement>;
 
   constructor(private readonly writer: Sqlite) {
-    this.tx = guardedTransaction(txOn(new SqliteQueries(writer), () => { this.auditWritten = true; }), translateError, this.job);
+    const q = new SqliteQueries(writer);
+    this.pending = new PendingTotals(q);
+    this.tx = guardedTransaction(txOn(q, this.pending, () => { this.auditWritten = true; }), translateError, this.job);
     this.control = {
       begin: writer.prepare('BEGIN IMMEDIATE'),
       savepoint: writer.prepare('SAVEPOINT job'),
@@ -268,6 +274,7 @@ class GroupCommit {
   private async commitBatch(batch: readonly WriteJob[]): Promise<void> {
     this.auditWritten = false;
     this.control.begin.run();
+    this.pending.begin();
     const outcomes: { ok: boolean; value: unknown }[] = [];
     for (const job of batch) {
       this.control.savepoint.run();
@@ -277,15 +284,18 @@ class GroupCommit {
         // A job that caught a refused call and went on still fails whole.
         if (this.job.failure !== undefined) throw this.job.failure;
         this.control.release.run();
+        this.pending.keepJob();
         outcomes.push({ ok: true, value });
       } catch (error) {
         // Some errors make SQLite roll back the whole transaction; then the batch fails.
         if (!this.writer.inTransaction) throw error;
         this.control.rollbackTo.run();
         this.control.release.run();
+        this.pending.dropJob();
         outcomes.push({ ok: false, value: translateError(error) });
       }
     }
+    this.pending.write();
     this.control.commit.run();
     if (this.auditWritten) this.sealing.request();
     batch.forEach((job, index) => {

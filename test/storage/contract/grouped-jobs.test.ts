@@ -55,6 +55,32 @@ describe('storage contract: jobs committed together', () => {
     await expectUnbrokenChain();
   });
 
+  it('shows totals read inside a job as the jobs before it and the job itself left them, and forgets a failed job\'s', async () => {
+    const kept = [sale(1), sale(2), sale(4), sale(8), sale(16)];
+    const dropped = sale(32);
+    const seen: bigint[] = [];
+    const readTotals = async (tx: Parameters<Parameters<typeof context.store.write>[0]>[0]) => {
+      seen.push((await tx.accountTotals({ account_ids: [books.cash.id] })).get(books.cash.id)?.debit_total ?? 0n);
+      seen.push(await tx.currencyDebitTotal(books.usd.id));
+    };
+    const refusal = new Error('the job changed its mind after reading');
+    const outcomes = await Promise.allSettled([
+      context.store.write((tx) => tx.insertEntry(kept[0]!)),
+      context.store.write((tx) => tx.insertEntry(kept[1]!)),
+      // Reads the totals after posting (so everything pending is written inside its savepoint), then fails.
+      context.store.write(async (tx) => { await tx.insertEntry(dropped); await readTotals(tx); throw refusal; }),
+      context.store.write((tx) => tx.insertEntry(kept[2]!)),
+      context.store.write(async (tx) => { await tx.insertEntry(kept[3]!); await readTotals(tx); }),
+      context.store.write((tx) => tx.insertEntry(kept[4]!)),
+    ]);
+    expect(outcomes.map(statusOf)).toEqual(['ok', 'ok', 'thrown', 'ok', 'ok', 'ok']);
+    // Inside the failed job: 1 + 2 + 32; inside the later one: 1 + 2 + 4 + 8 (the failed job's 32 gone).
+    expect(seen).toEqual([35n, 35n, 15n, 15n]);
+    expect(await context.store.accountTotals({})).toEqual(totalsOf(kept));
+    expect(await context.store.currencyDebitTotal(books.usd.id)).toBe(31n);
+    await expectUnbrokenChain();
+  });
+
   it('answers a job refused by the database on its own, even when its rows were to be written with others', async () => {
     const first = sale(1);
     const clash = { ...sale(2), id: first.id };
