@@ -10,7 +10,7 @@ import { Id, IdParams, NonEmpty, PageQuery } from '../schemas/common.js';
 import { DryRunQuery } from '../schemas/dry-run.js';
 import { BatchBody, CreateEntryBody, EntryListQuery, LineInput, ReverseBody } from '../schemas/journal-entry.js';
 import { CloseQuery } from '../schemas/period.js';
-import { BalanceSheetQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalanceQuery } from '../schemas/report.js';
+import { AgedBalancesQuery, BalanceSheetQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalanceQuery } from '../schemas/report.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -88,7 +88,7 @@ export const PageArguments = Type.Object(PageQuery, closed);
 export const NoArguments = Type.Object({}, closed);
 
 export {
-  BalanceSheetQuery, EntryListQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalanceQuery,
+  AgedBalancesQuery, BalanceSheetQuery, EntryListQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalanceQuery,
 };
 
 /** The plain JSON Schema of a TypeBox schema, as MCP's tools/list publishes it. */

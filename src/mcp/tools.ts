@@ -12,7 +12,7 @@ import { idempotentCall } from './idempotent-call.js';
 import { dryRunText, entryLine, pageText } from './summaries.js';
 import { type ToolContext, readerOf, writerOf } from './tool-context.js';
 import {
-  BalanceSheetQuery, ClosePeriodArguments, EntryListQuery, GeneralLedgerQuery, GetAccountArguments, GetByIdArguments,
+  AgedBalancesQuery, BalanceSheetQuery, ClosePeriodArguments, EntryListQuery, GeneralLedgerQuery, GetAccountArguments, GetByIdArguments,
   IncomeStatementQuery, ListAccountsArguments, NoArguments, PageArguments, PostEntriesArguments, PostEntryArguments,
   ReverseArguments, TrialBalanceQuery,
 } from './tool-inputs.js';
@@ -220,6 +220,22 @@ export const TOOLS: readonly LedgerTool[] = [
       return { body: { data: report }, text: pageText(`lines of ${report.account_number} ${report.account_name}`, report.lines.length,
         report.has_more, report.lines.map((line) => `${line.entry_date} ${line.description}: Dr ${line.display_debit} `
           + `Cr ${line.display_credit}, balance ${line.display_running_balance}`)) };
+    },
+  }),
+  tool({
+    name: 'aged_balances', title: 'Aged balances', writes: false, input: AgedBalancesQuery,
+    description: 'Aged receivables or payables of a control account (account_id, has_subledger true) as of as_of_date (default '
+      + 'today): each sub-account with a balance, its open amounts in buckets current (dated that day), days_1_30, days_31_60, '
+      + 'days_61_90 and days_over_90, aged first in, first out (payments settle the oldest items first), and the totals. A credit '
+      + `balance shows as negative amounts. ${AMOUNTS} Example: {"account_id": "0190...", "as_of_date": "2026-06-30"}.`,
+    async run(context, args) {
+      const report = await context.service.agedBalances(args);
+      const rows = report.rows.map((row) => `${row.account_number} ${row.account_name}: current ${row.display_current}, 1-30 `
+        + `${row.display_days_1_30}, 31-60 ${row.display_days_31_60}, 61-90 ${row.display_days_61_90}, over 90 `
+        + `${row.display_days_over_90}, total ${row.display_total}`);
+      return { body: { data: report },
+        text: [`Aged balances of ${report.account_number} ${report.account_name} as of ${report.as_of_date}: total `
+          + `${report.totals.display_total}`, ...rows].join('\n') };
     },
   }),
   tool({

@@ -152,3 +152,43 @@ export const GeneralLedger = Type.Object({
   next_cursor: Nullable(Type.String()),
 });
 export type GeneralLedgerView = Static<typeof GeneralLedger>;
+
+export const AgedBalancesQuery = Type.Object({
+  account_id: Type.Optional(Id),
+  as_of_date: Type.Optional(DateString),
+}, { additionalProperties: false });
+export type AgedBalancesInput = Static<typeof AgedBalancesQuery>;
+
+/**
+ * The five age buckets (current: dated on the as-of date; then 1-30, 31-60, 61-90 and over 90 days
+ * old) and their sum, the balance as of the date, each with its display form.
+ */
+const AgeBuckets = {
+  current: Amount,
+  days_1_30: Amount,
+  days_31_60: Amount,
+  days_61_90: Amount,
+  days_over_90: Amount,
+  total: Amount,
+  display_current: DisplayAmount,
+  display_days_1_30: DisplayAmount,
+  display_days_31_60: DisplayAmount,
+  display_days_61_90: DisplayAmount,
+  display_days_over_90: DisplayAmount,
+  display_total: DisplayAmount,
+};
+
+export const AgedBalances = Type.Object({
+  account_id: Id,
+  account_number: Type.String(),
+  account_name: Type.String(),
+  normal_balance: Type.Union([Type.Literal('debit'), Type.Literal('credit')]),
+  currency_id: Id,
+  as_of_date: DateString,
+  rows: Type.Array(Type.Object({
+    account_id: Id, account_number: Type.String(), account_name: Type.String(), entity_id: Nullable(Type.String()),
+    ...AgeBuckets,
+  }), { description: 'Sub-accounts with a non-zero balance as of the date, by account number' }),
+  totals: Type.Object(AgeBuckets, { description: 'Each bucket summed over the sub-accounts; total is the control account\'s balance' }),
+});
+export type AgedBalancesView = Static<typeof AgedBalances>;

@@ -8,12 +8,15 @@ import type { AuditLogInput } from '../schemas/audit.js';
 import type { CreateCurrencyInput, UpdateCurrencyInput } from '../schemas/currency.js';
 import type { CreateEntryInput, EntryListFilter, ReverseInput } from '../schemas/journal-entry.js';
 import type { CreatePeriodInput } from '../schemas/period.js';
-import type { BalanceSheetInput, GeneralLedgerInput, IncomeStatementInput, TrialBalanceInput } from '../schemas/report.js';
+import type {
+  AgedBalancesInput, BalanceSheetInput, GeneralLedgerInput, IncomeStatementInput, TrialBalanceInput,
+} from '../schemas/report.js';
 import type { UpdateSettingsInput } from '../schemas/settings.js';
 import type {
   CreateServiceAccountInput, CreateUserInput, LoginInput, ChangePasswordInput, RefreshInput, SetupInput, UpdateUserInput,
 } from '../schemas/user.js';
 import * as accounts from './accounts.js';
+import { agedBalances } from './aged-balances.js';
 import type { Actor } from './actor.js';
 import * as auditLog from './audit-log.js';
 import { AccessTokens, assertStrongJwtSecret } from './auth/access-tokens.js';
@@ -73,6 +76,7 @@ export class LedgerService {
   balanceSheet(input: BalanceSheetInput) { return reports.balanceSheet(this.ctx, input); }
   incomeStatement(input: IncomeStatementInput) { return reports.incomeStatement(this.ctx, input); }
   generalLedger(input: GeneralLedgerInput) { return reports.generalLedger(this.ctx, input); }
+  agedBalances(input: AgedBalancesInput) { return agedBalances(this.ctx, input); }
 
   postJournalEntry(actor: Actor, input: CreateEntryInput) { return postJournalEntry(this.ctx, actor, input); }
   postJournalEntries(actor: Actor, inputs: readonly CreateEntryInput[]) {

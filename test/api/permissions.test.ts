@@ -206,6 +206,7 @@ const READ_ROUTES: ReadRoute[] = [
   { route: 'GET /api/v1/reports/balance-sheet', path: (w) => `${API}/reports/balance-sheet?as_of_date=2026-12-31&currency_id=${w.books.currency.id}` },
   { route: 'GET /api/v1/reports/income-statement', path: (w) => `${API}/reports/income-statement?period_id=${w.books.period.id}` },
   { route: 'GET /api/v1/reports/general-ledger', path: (w) => `${API}/reports/general-ledger?account_id=${w.books.cash.id}` },
+  { route: 'GET /api/v1/reports/aged-balances', path: (w) => `${API}/reports/aged-balances?account_id=${w.books.receivables.id}` },
   { route: 'GET /api/v1/settings', path: () => `${API}/settings` },
   { route: 'GET /api/v1/users', path: () => `${API}/users` },
   { route: 'GET /api/v1/users/{id}', path: (_w, ids) => `${API}/users/${ids.userId}` },

@@ -181,6 +181,8 @@ describe.concurrent('--json of every report equals the HTTP API\'s', () => {
       () => `/reports/general-ledger?account_id=${books.rent.id}&start_date=2026-03-01&end_date=2026-05-02`],
     ['general-ledger --period --sort desc', ['reports', 'general-ledger', '--account', 'RECEIVABLES', '--period', 'Q1', '--sort', 'desc'],
       () => `/reports/general-ledger?account_id=${books.receivables.id}&period_id=${q1}&sort=desc`],
+    ['aged-balances --as-of', ['reports', 'aged-balances', '--account', 'RECEIVABLES', '--as-of', '2026-06-30'],
+      () => `/reports/aged-balances?account_id=${books.receivables.id}&as_of_date=2026-06-30`],
   ])('%s', async (_label, args, path) => {
     const resolved = args.map((arg) => ({ Q1: q1, Q2: q2, ETH: eth, RENT: books.rent.id, RECEIVABLES: books.receivables.id })[arg] ?? arg);
     expect(await cli(...resolved)).toEqual(await api.get(path()));

@@ -18,7 +18,7 @@ const DOCUMENTED_COMMANDS = [
   'accounts list', 'accounts get', 'accounts create',
   'journal-entries list', 'journal-entries get', 'journal-entries create', 'journal-entries reverse', 'journal-entries import',
   'periods list', 'periods get', 'periods create', 'periods close',
-  'reports trial-balance', 'reports balance-sheet', 'reports income-statement', 'reports general-ledger',
+  'reports trial-balance', 'reports balance-sheet', 'reports income-statement', 'reports general-ledger', 'reports aged-balances',
   'users list', 'users get', 'users create', 'users create-service-account', 'users rotate-key',
   'settings get', 'settings set retained-earnings-account', 'settings unset retained-earnings-account',
   'audit-log',

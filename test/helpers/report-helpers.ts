@@ -17,7 +17,7 @@ export function withQuery(path: string, params: Record<string, QueryValue> = {})
   return query ? `${path}?${query}` : path;
 }
 
-export type ReportName = 'trial-balance' | 'balance-sheet' | 'income-statement' | 'general-ledger';
+export type ReportName = 'trial-balance' | 'balance-sheet' | 'income-statement' | 'general-ledger' | 'aged-balances';
 
 export function getReport(api: ApiFixture, report: ReportName, params: Record<string, QueryValue> = {}) {
   return api.request('GET', withQuery(`/api/v1/reports/${report}`, params));

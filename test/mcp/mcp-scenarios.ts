@@ -12,7 +12,7 @@ import { type ApiFixture, dataOf, newApiKey, seedBooks, startApi } from '../help
 export const TOOL_NAMES = [
   'list_currencies', 'list_accounts', 'get_account', 'list_periods', 'list_journal_entries', 'get_journal_entry',
   'post_journal_entry', 'post_journal_entries', 'reverse_journal_entry', 'close_period', 'trial_balance', 'balance_sheet',
-  'income_statement', 'general_ledger', 'verify',
+  'income_statement', 'general_ledger', 'aged_balances', 'verify',
 ];
 
 /** Connects an MCP client of the SDK to the ledger of `api`, acting with `apiKey`. */
@@ -163,6 +163,23 @@ export function describeMcpSession(transportName: string, connect: Connect): voi
       const preview = dataOfCall(await call(client, 'close_period', { id: books.period.id, preview: true }));
       expect(preview.preview).toBe(true);
       expect(dataOf(await api.request('GET', `/api/v1/periods/${books.period.id}`)).status).toBe('open');
+    });
+
+    // Last, because it adds a customer account to the chart the resources test reads.
+    it('reads aged balances as the API answers them, and is refused a non-control account as the API is', async () => {
+      const customer = dataOf(await api.request('POST', '/api/v1/accounts', {
+        account_number: '1200-01', name: 'Agent customer', parent_id: books.receivables.id, entity_id: 'agent-customer',
+      }), 201);
+      dataOf(await api.request('POST', '/api/v1/journal-entries', {
+        entry_date: '2026-02-01', description: 'Invoice',
+        lines: [{ account_id: customer.id, debit_amount: '4200' }, { account_id: books.sales.id, credit_amount: '4200' }],
+      }), 201);
+      const query = `account_id=${books.receivables.id}&as_of_date=2026-03-15`;
+      const aged = dataOfCall(await call(client, 'aged_balances', { account_id: books.receivables.id, as_of_date: '2026-03-15' }));
+      expect(aged).toEqual(dataOf(await api.request('GET', `/api/v1/reports/aged-balances?${query}`)));
+      expect(aged.rows.map((row: any) => [row.account_id, row.days_31_60])).toEqual([[customer.id, '4200']]);
+      const refused = errorOfCall(await call(client, 'aged_balances', { account_id: books.cash.id }));
+      expect(refused).toEqual((await api.request('GET', `/api/v1/reports/aged-balances?account_id=${books.cash.id}`)).body);
     });
   });
 }

@@ -1,8 +1,8 @@
-/** `ledger reports trial-balance|balance-sheet|income-statement|general-ledger`. */
+/** `ledger reports trial-balance|balance-sheet|income-statement|general-ledger|aged-balances`. */
 import { type Command, Option } from 'commander';
 import type { BalanceSheet } from '../../domain/reports/balance-sheet.js';
 import type { IncomeStatement } from '../../domain/reports/income-statement.js';
-import type { GeneralLedgerView } from '../../schemas/report.js';
+import type { AgedBalancesView, GeneralLedgerView } from '../../schemas/report.js';
 import type { LedgerService } from '../../service/ledger-service.js';
 import { printJson } from '../output.js';
 import { parseLimit } from '../parse.js';
@@ -12,7 +12,7 @@ import { resolvedIds } from '../resolve-names.js';
 import { withService } from '../with-service.js';
 
 export function registerReportCommands(program: Command): void {
-  const reports = program.command('reports').description('Trial balance, balance sheet, income statement, general ledger');
+  const reports = program.command('reports').description('Trial balance, balance sheet, income statement, general ledger, aged balances');
 
   reports.command('trial-balance')
     .description('Debit and credit totals per account: balances (all time or --as-of) or the movement of --period or --start/--end')
@@ -131,6 +131,19 @@ export function registerReportCommands(program: Command): void {
       printFields([['Ending balance', groupThousands(report.display_ending_balance)]]);
       if (report.has_more) process.stdout.write(`More lines: --cursor ${report.next_cursor}\n`);
     }));
+
+  reports.command('aged-balances')
+    .description('Aged receivables or payables: each sub-account of a control account in age buckets as of a date')
+    .requiredOption('--account <account>', 'the control account (id, number or name), such as accounts receivable')
+    .option('--as-of <date>', 'age on this day, entries dated after it left out (default: today)')
+    .addHelpText('after', '\nOpen amounts are aged first in, first out: payments settle the oldest items first.\n'
+      + '\nExample:\n  $ ledger reports aged-balances --account 1200 --as-of 2026-06-30')
+    .action(withService(async (service, { json }, options: { account: string; asOf?: string }) => {
+      const ids = await resolvedIds(service, { account: options.account });
+      const report = await service.agedBalances({ account_id: ids.account, as_of_date: options.asOf });
+      if (json) printJson({ data: report });
+      else printAgedBalances(report, (await service.getCurrency(report.currency_id)).code);
+    }));
 }
 
 /** The codes of the given currencies, in code order (each currency once). */
@@ -182,4 +195,17 @@ function printIncomeColumns(report: IncomeStatement, code: string): void {
   const amountColumns = [...columns.keys(), columns.length].map((index) => index + 4);
   printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', ...columns.map((column) => column.label), 'TOTAL'], withCurrency(code, rows, 3),
     { rightAligned: amountColumns });
+}
+
+/** One row per sub-account with a balance, then the totals; the buckets are the API's. */
+function printAgedBalances(report: AgedBalancesView, code: string): void {
+  process.stdout.write(`Aged balances of ${report.account_number} ${report.account_name} as of ${report.as_of_date}\n`);
+  const amounts = (row: AgedBalancesView['totals']) => [row.display_current, row.display_days_1_30, row.display_days_31_60,
+    row.display_days_61_90, row.display_days_over_90, row.display_total];
+  const rows = [
+    ...report.rows.map((row) => [row.account_number, row.account_name, ...amounts(row)]),
+    ['', 'Total', ...amounts(report.totals)],
+  ];
+  printTable(['CURRENCY', 'NUMBER', 'ACCOUNT', 'CURRENT', '1-30', '31-60', '61-90', 'OVER 90', 'TOTAL'], withCurrency(code, rows, 2),
+    { rightAligned: [3, 4, 5, 6, 7, 8] });
 }

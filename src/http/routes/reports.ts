@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { envelope } from '../../schemas/common.js';
 import {
-  BalanceSheet, BalanceSheetQuery, GeneralLedger, GeneralLedgerQuery, IncomeStatement, IncomeStatementQuery, TrialBalance,
+  AgedBalances, AgedBalancesQuery, BalanceSheet, BalanceSheetQuery, GeneralLedger, GeneralLedgerQuery, IncomeStatement, IncomeStatementQuery, TrialBalance,
   TrialBalanceQuery,
 } from '../../schemas/report.js';
 import { errorResponses, type RouteOptions } from './route-options.js';
@@ -28,4 +28,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     schema: { tags, summary: 'General ledger of an account with running balances, cursor-paged', querystring: GeneralLedgerQuery,
       response: { 200: envelope(GeneralLedger), ...errorResponses } },
   }, async (request) => ({ data: await service.generalLedger(request.query) }));
+
+  app.get('/reports/aged-balances', {
+    schema: { tags, summary: 'Aged receivables or payables: a control account\'s sub-accounts in age buckets as of a date (first in, first out)',
+      querystring: AgedBalancesQuery, response: { 200: envelope(AgedBalances), ...errorResponses } },
+  }, async (request) => ({ data: await service.agedBalances(request.query) }));
 };

@@ -5,8 +5,9 @@
  * suite in test/storage/.
  */
 import type { AuditAction, AuditRecord } from '../../domain/audit.js';
+import type { AmountMinor } from '../../domain/money/amount.js';
 import type {
-  Account, AccountType, Currency, EntryType, JournalEntry, JournalEntryView, JournalLineView, Period, Permissions,
+  Account, AccountType, Currency, EntryType, JournalEntry, JournalEntryView, JournalLineView, NormalBalance, Period, Permissions,
   Totals, User,
 } from '../../domain/types.js';
 
@@ -56,6 +57,12 @@ export interface AccountLine extends JournalLineView {
   entry_date: string;
   entry_description: string;
   reference: string | null;
+}
+
+/** The amount of one line on one side, with its entry's date. */
+export interface SideAmount {
+  entry_date: string;
+  amount: AmountMinor;
 }
 
 /** Whose lines: one posting account's, or every sub-account's of a control account. */
@@ -156,6 +163,14 @@ export interface LedgerReads {
   closingTotals(scope: { period_id?: string | undefined; range?: DateRange | undefined }): Promise<Map<string, Totals>>;
   /** Lines in date order (then posting order), within the range, keyset-paged on [entry_date, seq]. */
   listAccountLines(scope: LineScope, range: DateRange, order: SortOrder, page: PageRequest): Promise<StorePage<AccountLine>>;
+  /**
+   * One posting account's amounts on one side (its debit lines' debit amounts, or its credit lines'
+   * credit amounts), newest first by [entry_date, seq], dated on or before `throughDate`,
+   * keyset-paged on [entry_date, seq]. Lines of an entry that was reversed, and of its reversal,
+   * are left out when both entries are dated on or before `throughDate`: the pair cancels out on
+   * every account it touches, so it is no open item. For aging open balances (aged receivables).
+   */
+  listSideAmounts(accountId: string, side: NormalBalance, throughDate: string, page: PageRequest): Promise<StorePage<SideAmount>>;
 
   getPeriod(id: string): Promise<Period | undefined>;
   /** The period whose inclusive bounds contain the date, whatever its status. */

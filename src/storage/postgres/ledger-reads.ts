@@ -4,8 +4,8 @@ import type { JournalEntryView } from '../../domain/types.js';
 import type { LedgerReads } from '../../service/ports/ledger-store.js';
 import { mapPage, page, sumByAccount, type TotalsRow } from '../shared/paging.js';
 import {
-  type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow,
-  ENTRY_COLUMNS, ENTRY_FROM, entriesWithLines, LINE_COLUMNS, toAccount, toAccountLine, toCurrency, toPeriod,
+  type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow, type SideAmountRow,
+  ENTRY_COLUMNS, ENTRY_FROM, entriesWithLines, LINE_COLUMNS, toAccount, toAccountLine, toCurrency, toPeriod, toSideAmount,
 } from '../shared/rows.js';
 import { wordsQuery } from './entry-search.js';
 import type { Param, PgQueries } from './queries.js';
@@ -125,6 +125,28 @@ export function ledgerReads(q: PgQueries) {
          WHERE ${where.join(' AND ')}
          ORDER BY l.entry_date ${direction}, l.seq ${direction} LIMIT $${params.length}`, ...params);
       return mapPage(page(rows, request.limit, (row) => [row.entry_date, row.seq]), toAccountLine);
+    },
+
+    async listSideAmounts(accountId, side, throughDate, request) {
+      const amount = side === 'debit' ? 'l.debit_amount' : 'l.credit_amount';
+      const params: Param[] = [accountId, throughDate];
+      let after = '';
+      if (request.after !== undefined) {
+        params.push(String(request.after[0]), String(request.after[1]));
+        after = ` AND (l.entry_date, l.seq) < ($3, $4::bigint)`;
+      }
+      params.push(request.limit + 1);
+      // The account's index range read backwards from the date; a reversed entry and its reversal
+      // are found by their unique ids (both indexed), so skipping them costs two lookups a line.
+      const rows = await q.all<SideAmountRow>(
+        `SELECT l.entry_date, l.seq, ${amount}::text AS amount
+         FROM journal_lines l
+         JOIN journal_entries e ON e.seq = l.entry_seq
+         WHERE l.account_id = $1 AND l.entry_date <= $2${after} AND ${amount} <> 0
+           AND NOT EXISTS (SELECT 1 FROM journal_entries original WHERE original.id = e.reverses_id AND original.entry_date <= $2)
+           AND NOT EXISTS (SELECT 1 FROM journal_entries reversal WHERE reversal.reverses_id = e.id AND reversal.entry_date <= $2)
+         ORDER BY l.entry_date DESC, l.seq DESC LIMIT $${params.length}`, ...params);
+      return mapPage(page(rows, request.limit, (row) => [row.entry_date, row.seq]), toSideAmount);
     },
 
     async getPeriod(id) {

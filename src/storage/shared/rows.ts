@@ -7,7 +7,7 @@ import { parseStoredAmount } from '../../domain/money/amount.js';
 import type {
   Account, AccountType, AssetType, Currency, EntryType, JournalEntryView, JournalLineView, NormalBalance, Period, PeriodStatus, UserType,
 } from '../../domain/types.js';
-import type { AccountLine, StoredUser } from '../../service/ports/ledger-store.js';
+import type { AccountLine, SideAmount, StoredUser } from '../../service/ports/ledger-store.js';
 
 export interface CurrencyRow {
   id: string; code: string; name: string; symbol: string; asset_scale: number; asset_type: string;
@@ -64,6 +64,15 @@ export function toLine(row: LineRow): JournalLineView {
     credit_amount: parseStoredAmount(row.credit_amount),
     description: row.description,
   };
+}
+
+/** A line's amount on one side, with the keyset of its place in the account's lines. */
+export interface SideAmountRow {
+  entry_date: string; seq: number | string; amount: string;
+}
+
+export function toSideAmount(row: SideAmountRow): SideAmount {
+  return { entry_date: row.entry_date, amount: parseStoredAmount(row.amount) };
 }
 
 export interface AccountLineRow extends LineRow {

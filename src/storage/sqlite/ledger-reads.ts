@@ -6,8 +6,8 @@ import { mapPage, page, sumByAccount, type TotalsRow } from '../shared/paging.js
 import { amountKey, wordsMatch } from './entry-search.js';
 import { type Param, type SqliteQueries, placeholders } from './queries.js';
 import {
-  type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow,
-  ENTRY_COLUMNS, ENTRY_FROM, entriesWithLines, LINE_COLUMNS, toAccount, toAccountLine, toCurrency, toPeriod,
+  type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow, type SideAmountRow,
+  ENTRY_COLUMNS, ENTRY_FROM, entriesWithLines, LINE_COLUMNS, toAccount, toAccountLine, toCurrency, toPeriod, toSideAmount,
 } from '../shared/rows.js';
 
 /** Entries with their lines (one query for the lines of all of them), in the rows' order. */
@@ -120,6 +120,27 @@ export function ledgerReads(q: SqliteQueries) {
          WHERE ${where.join(' AND ')}
          ORDER BY l.entry_date ${direction}, l.seq ${direction} LIMIT ?`, ...params, request.limit + 1);
       return mapPage(page(rows, request.limit, (row) => [row.entry_date, row.seq]), toAccountLine);
+    },
+
+    async listSideAmounts(accountId, side, throughDate, request) {
+      const amount = side === 'debit' ? 'l.debit_amount' : 'l.credit_amount';
+      const params: Param[] = [accountId, throughDate];
+      let after = '';
+      if (request.after !== undefined) {
+        after = ' AND (l.entry_date, l.seq) < (?, ?)';
+        params.push(String(request.after[0]), Number(request.after[1]));
+      }
+      // The account's index range read backwards from the date; a reversed entry and its reversal
+      // are found by their unique ids (both indexed), so skipping them costs two lookups a line.
+      const rows = q.all<SideAmountRow>(
+        `SELECT l.entry_date, l.seq, ${amount} AS amount
+         FROM journal_lines l
+         JOIN journal_entries e ON e.seq = l.entry_seq
+         WHERE l.account_id = ? AND l.entry_date <= ?${after} AND ${amount} <> '0'
+           AND NOT EXISTS (SELECT 1 FROM journal_entries original WHERE original.id = e.reverses_id AND original.entry_date <= ?)
+           AND NOT EXISTS (SELECT 1 FROM journal_entries reversal WHERE reversal.reverses_id = e.id AND reversal.entry_date <= ?)
+         ORDER BY l.entry_date DESC, l.seq DESC LIMIT ?`, ...params, throughDate, throughDate, request.limit + 1);
+      return mapPage(page(rows, request.limit, (row) => [row.entry_date, row.seq]), toSideAmount);
     },
 
     async getPeriod(id) {

@@ -7,6 +7,7 @@ import { expectVisible } from '../fixture.js';
 
 export type NavTarget =
   | 'dashboard' | 'accounts' | 'journal' | 'periods' | 'trial-balance' | 'balance-sheet' | 'income-statement' | 'general-ledger'
+  | 'aged-balances'
   | 'currencies' | 'users' | 'settings';
 
 export abstract class AppShell {

@@ -1,14 +1,15 @@
-/** The four reports; one model, since they share a frame (title, parameters, CSV and print). */
+/** The reports; one model, since they share a frame (title, parameters, CSV and print). */
 import type { Locator } from 'playwright-core';
 import { AppShell, type NavTarget } from './app-shell.js';
 
-type ReportName = 'trial-balance' | 'balance-sheet' | 'income-statement' | 'general-ledger';
+type ReportName = 'trial-balance' | 'balance-sheet' | 'income-statement' | 'general-ledger' | 'aged-balances';
 
 const TITLES: Record<ReportName, string> = {
   'trial-balance': 'Trial balance',
   'balance-sheet': 'Balance sheet',
   'income-statement': 'Income statement',
   'general-ledger': 'General ledger',
+  'aged-balances': 'Aged balances',
 };
 
 export class ReportPage extends AppShell {

@@ -1,6 +1,6 @@
 /**
  * Storage contract: journal entries as posted and read back (getEntry, listEntries with its
- * filters, listAccountLines, listEntriesInPostingOrder, countEntries), reversals, and that a posted
+ * filters, listAccountLines, listSideAmounts, listEntriesInPostingOrder, countEntries), reversals, and that a posted
  * entry reads back exactly as it was inserted. The port has no method that changes or deletes a
  * posted entry; these tests pin what every reader sees instead.
  */
@@ -360,6 +360,50 @@ describe('storage contract: journal entries', () => {
       expect(await context.store.listAccountLines({ account_id: books.rent.id }, {}, 'asc', { limit: 10 })).toEqual({ items: [], next: undefined });
       expect(await context.store.listAccountLines({ account_id: books.bank.id }, {}, 'asc', { limit: 10 })).toEqual({ items: [], next: undefined });
       expect(await context.store.listAccountLines({ parent_id: books.cash.id }, {}, 'desc', { limit: 10 })).toEqual({ items: [], next: undefined });
+    });
+  });
+
+  describe('amounts on one side (for aging balances)', () => {
+    it('lists one account\'s debit or credit amounts newest first up to a date, leaving out reversed pairs dated by then', async () => {
+      const { bankNorth, bankSouth, cash } = books;
+      const accounts = books.accounts;
+      const opening = fixtures.entry({ date: '2026-01-05', period: books.january, lines: [debit(bankNorth, 100), credit(cash, 100)] });
+      const twoLines = fixtures.entry({
+        date: '2026-01-20', period: books.january, lines: [debit(bankNorth, 7), credit(cash, 15), debit(bankNorth, 8)],
+      });
+      const withdrawal = fixtures.entry({ date: '2026-02-03', period: books.february, lines: [debit(cash, 30), credit(bankNorth, 30)] });
+      const mistake = fixtures.entry({ date: '2026-02-10', period: books.february, lines: [debit(bankNorth, 500), credit(cash, 500)] });
+      const mistakeUndone = fixtures.reversal(mistake, accounts, '2026-02-12', books.february);
+      const later = fixtures.entry({ date: '2026-03-01', period: books.march, lines: [debit(bankNorth, 9), credit(cash, 9)] });
+      const laterUndone = fixtures.reversal(later, accounts, '2026-03-20', books.march);
+      const elsewhere = fixtures.entry({ date: '2026-03-25', period: books.march, lines: [debit(bankSouth, 1000), credit(cash, 1000)] });
+      const last = fixtures.entry({ date: '2026-03-31', period: books.march, lines: [debit(bankNorth, 60), credit(cash, 60)] });
+      await post(opening, twoLines, withdrawal, mistake, mistakeUndone, later, laterUndone, elsewhere, last);
+
+      const walk = async (side: 'debit' | 'credit', through: string, limit: number) =>
+        (await walkPages((request) => context.store.listSideAmounts(bankNorth.id, side, through, request), limit)).items
+          .map((item) => [item.entry_date, item.amount]);
+      const cases: [side: 'debit' | 'credit', through: string, expected: [string, bigint][]][] = [
+        // Both reversed pairs are dated by the end of March: neither shows.
+        ['debit', '2026-03-31', [['2026-03-31', 60n], ['2026-01-20', 8n], ['2026-01-20', 7n], ['2026-01-05', 100n]]],
+        ['credit', '2026-03-31', [['2026-02-03', 30n]]],
+        // On 03-10 the March entry is not reversed yet, and the line dated 03-31 is in the future.
+        ['debit', '2026-03-10', [['2026-03-01', 9n], ['2026-01-20', 8n], ['2026-01-20', 7n], ['2026-01-05', 100n]]],
+        ['credit', '2026-03-10', [['2026-02-03', 30n]]],
+        // On 02-11 the mistake is not reversed yet.
+        ['debit', '2026-02-11', [['2026-02-10', 500n], ['2026-01-20', 8n], ['2026-01-20', 7n], ['2026-01-05', 100n]]],
+        ['credit', '2026-02-11', [['2026-02-03', 30n]]],
+        ['debit', '2026-01-20', [['2026-01-20', 8n], ['2026-01-20', 7n], ['2026-01-05', 100n]]],
+        ['credit', '2026-02-02', []],
+        ['debit', '2026-01-04', []],
+      ];
+      for (const [side, through, expected] of cases) {
+        for (const limit of [1, 2, 3, 10]) expect(await walk(side, through, limit), `${side} through ${through}, limit ${limit}`).toEqual(expected);
+      }
+      expect((await context.store.listSideAmounts(bankNorth.id, 'debit', '2026-03-31', { limit: 2 })).next?.[0]).toBe('2026-01-20');
+      expect(await context.store.listSideAmounts(books.rent.id, 'debit', '2026-12-31', { limit: 10 })).toEqual({ items: [], next: undefined });
+      // A control account has no lines of its own.
+      expect(await context.store.listSideAmounts(books.bank.id, 'debit', '2026-12-31', { limit: 10 })).toEqual({ items: [], next: undefined });
     });
   });
 });

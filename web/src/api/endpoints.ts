@@ -1,7 +1,7 @@
 /** One typed function per API endpoint the UI uses. */
 import { request, type QueryValue } from './client.js';
 import type {
-  AccountBalanceView, AccountView, BalanceSheetInput, BalanceSheetView, ClosePeriodResult, CreateAccountInput, CreateCurrencyInput,
+  AgedBalancesInput, AgedBalancesView, AccountBalanceView, AccountView, BalanceSheetInput, BalanceSheetView, ClosePeriodResult, CreateAccountInput, CreateCurrencyInput,
   CreateEntryInput, CreatePeriodInput, CreateServiceAccountInput, CreateUserInput, CurrencyView, EntryListFilter, EntryView,
   GeneralLedgerInput, GeneralLedgerView, IncomeStatementInput, IncomeStatementView, LoginInput, Page, PeriodView, ReverseInput,
   ServiceAccountCreatedView, SettingsView, SetupInput, TokenPairView, TrialBalanceInput, TrialBalanceView, UpdateAccountInput,
@@ -86,6 +86,7 @@ export const reports = {
   balanceSheet: (input: BalanceSheetInput) => get<BalanceSheetView>(`${API}/reports/balance-sheet`, { ...input }),
   incomeStatement: (input: IncomeStatementInput) => get<IncomeStatementView>(`${API}/reports/income-statement`, { ...input }),
   generalLedger: (input: GeneralLedgerInput) => get<GeneralLedgerView>(`${API}/reports/general-ledger`, { ...input }),
+  agedBalances: (input: AgedBalancesInput) => get<AgedBalancesView>(`${API}/reports/aged-balances`, { ...input }),
 };
 
 export const settings = {

@@ -9,7 +9,7 @@ import type { CreateCurrencyInput, CurrencyView, UpdateCurrencyInput } from '../
 import type { CreateEntryInput, EntryListFilter, EntryView, ReverseInput } from '../../../src/schemas/journal-entry.js';
 import type { CreatePeriodInput, PeriodView } from '../../../src/schemas/period.js';
 import type {
-  BalanceSheet, BalanceSheetInput, GeneralLedgerInput, GeneralLedgerView, IncomeStatement, IncomeStatementInput, TrialBalance,
+  AgedBalancesInput, AgedBalancesView, BalanceSheet, BalanceSheetInput, GeneralLedgerInput, GeneralLedgerView, IncomeStatement, IncomeStatementInput, TrialBalance,
   TrialBalanceInput,
 } from '../../../src/schemas/report.js';
 import type { SettingsView, UpdateSettingsInput } from '../../../src/schemas/settings.js';
@@ -24,6 +24,7 @@ export type {
   CreateEntryInput, EntryListFilter, EntryView, ReverseInput, CreatePeriodInput, PeriodView, BalanceSheetInput, GeneralLedgerInput,
   GeneralLedgerView, IncomeStatementInput, TrialBalanceInput, SettingsView, UpdateSettingsInput, CreateServiceAccountInput,
   CreateUserInput, LoginInput, ServiceAccountCreatedView, SetupInput, TokenPairView, UpdateUserInput, UserView, PermissionKey,
+  AgedBalancesInput, AgedBalancesView,
 };
 
 export type ErrorBodyView = Static<typeof ErrorBody>;

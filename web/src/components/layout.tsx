@@ -28,6 +28,7 @@ const REPORT_NAV: NavItem[] = [
   { to: '/reports/balance-sheet', label: 'Balance sheet', testId: 'nav-balance-sheet', icon: icon('M4 4h16v16H4zM12 4v16M4 12h16') },
   { to: '/reports/income-statement', label: 'Income statement', testId: 'nav-income-statement', icon: icon('M4 19V9M10 19V5M16 19v-7M22 19H2') },
   { to: '/reports/general-ledger', label: 'General ledger', testId: 'nav-general-ledger', icon: icon('M5 4h14v16H5zM9 8h6M9 12h6M9 16h3') },
+  { to: '/reports/aged-balances', label: 'Aged balances', testId: 'nav-aged-balances', icon: icon('M12 21a9 9 0 100-18 9 9 0 000 18zM12 7v5l3 2') },
 ];
 
 const ADMIN_NAV: NavItem[] = [

@@ -6,6 +6,7 @@ const REPORTS = [
   { to: '/reports/balance-sheet', title: 'Balance sheet', text: 'Assets, liabilities and equity as of a date or the end of a period.' },
   { to: '/reports/income-statement', title: 'Income statement', text: 'Revenue, expenses and net income of a period or all time.' },
   { to: '/reports/general-ledger', title: 'General ledger', text: 'One account’s lines with a running balance.' },
+  { to: '/reports/aged-balances', title: 'Aged balances', text: 'Receivables or payables per customer or supplier, by age: current, 1–30, 31–60, 61–90, over 90 days.' },
 ];
 
 export function ReportsIndexPage() {

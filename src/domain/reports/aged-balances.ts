@@ -1,0 +1,138 @@
+/**
+ * Aged balances of a control account's sub-ledger: aged receivables (a debit-normal control
+ * account such as accounts receivable) or aged payables (a credit-normal one). The ledger matches
+ * no payment to an invoice, so a sub-account's balance is aged first-in-first-out, as accounting
+ * tools do without matching: every movement against the balance's side settles the oldest open
+ * items first, so what is still open is made of the newest movements on the balance's side, the
+ * oldest of them perhaps only in part. Each open amount goes into a bucket by its age in days on
+ * the as-of date: 0 days (dated on the as-of date) is current, then 1-30, 31-60, 61-90 and over 90.
+ * A balance on the other side (a customer's credit, a prepayment to a supplier) is aged the same
+ * way from the newest movements on that side and shown as negative amounts, so every sub-account's
+ * buckets add up to its balance.
+ */
+import { asAmount } from '../money/amount.js';
+import type { Account, NormalBalance } from '../types.js';
+import { money } from './report-inputs.js';
+
+export const AGE_BUCKETS = ['current', 'days_1_30', 'days_31_60', 'days_61_90', 'days_over_90'] as const;
+export type AgeBucket = (typeof AGE_BUCKETS)[number];
+export type BucketAmounts = Record<AgeBucket, bigint>;
+
+/** An amount moved on one day: a line's debit or credit amount with its entry's date. */
+export interface DatedAmount {
+  entry_date: string;
+  amount: bigint;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from `entryDate` to `asOfDate` (both YYYY-MM-DD); 0 on the same day. */
+export function ageInDays(entryDate: string, asOfDate: string): number {
+  return Math.round((Date.parse(`${asOfDate}T00:00:00Z`) - Date.parse(`${entryDate}T00:00:00Z`)) / DAY_MS);
+}
+
+export function bucketOf(days: number): AgeBucket {
+  if (days <= 0) return 'current';
+  if (days <= 30) return 'days_1_30';
+  if (days <= 60) return 'days_31_60';
+  if (days <= 90) return 'days_61_90';
+  return 'days_over_90';
+}
+
+export function zeroBuckets(): BucketAmounts {
+  return { current: 0n, days_1_30: 0n, days_31_60: 0n, days_61_90: 0n, days_over_90: 0n };
+}
+
+/**
+ * Spreads an open amount (> 0) over the buckets: the newest movements on its side (newest first)
+ * are taken until they cover it, the last one taken only for what is still missing. The
+ * movements must cover the amount (the balance is their sum less the movements against them);
+ * if they do not, the books disagree with their totals and this throws.
+ */
+export function ageOpenAmount(open: bigint, newestFirst: Iterable<DatedAmount>, asOfDate: string): BucketAmounts {
+  const buckets = zeroBuckets();
+  let missing = open;
+  if (missing > 0n) {
+    for (const movement of newestFirst) {
+      const taken = movement.amount < missing ? movement.amount : missing;
+      buckets[bucketOf(ageInDays(movement.entry_date, asOfDate))] += taken;
+      missing -= taken;
+      if (missing === 0n) break;
+    }
+  }
+  if (missing > 0n) {
+    throw new Error(`the movements do not cover the open amount ${open} (${missing} missing): totals and lines disagree`);
+  }
+  return buckets;
+}
+
+/** The side a balance lies on: its account's normal side when positive, else the other. */
+export function sideOfBalance(normal: NormalBalance, balance: bigint): NormalBalance {
+  if (balance >= 0n) return normal;
+  return normal === 'debit' ? 'credit' : 'debit';
+}
+
+/** A sub-account's aged balance, signed by the control account's normal side. */
+export interface AgedAccount {
+  account: Account;
+  buckets: BucketAmounts;
+}
+
+export type BucketFields = Record<AgeBucket | 'total', string> & Record<`display_${AgeBucket | 'total'}`, string>;
+
+export interface AgedBalanceRow extends BucketFields {
+  account_id: string;
+  account_number: string;
+  account_name: string;
+  entity_id: string | null;
+}
+
+export interface AgedBalances {
+  account_id: string;
+  account_number: string;
+  account_name: string;
+  normal_balance: NormalBalance;
+  currency_id: string;
+  as_of_date: string;
+  rows: AgedBalanceRow[];
+  totals: BucketFields;
+}
+
+function bucketFields(buckets: BucketAmounts, scale: number): BucketFields {
+  const fields: Record<string, string> = {};
+  let total = 0n;
+  for (const bucket of AGE_BUCKETS) {
+    const { value, display } = money(buckets[bucket], scale);
+    fields[bucket] = value;
+    fields[`display_${bucket}`] = display;
+    total += buckets[bucket];
+  }
+  const { value, display } = money(asAmount(total), scale);
+  fields.total = value;
+  fields.display_total = display;
+  return fields as BucketFields;
+}
+
+/** The report: one row per sub-account given (in the order given), and each bucket's total. */
+export function buildAgedBalances(control: Account, asOfDate: string, aged: readonly AgedAccount[], scale: number): AgedBalances {
+  const totals = zeroBuckets();
+  for (const { buckets } of aged) {
+    for (const bucket of AGE_BUCKETS) totals[bucket] += buckets[bucket];
+  }
+  return {
+    account_id: control.id,
+    account_number: control.account_number,
+    account_name: control.name,
+    normal_balance: control.normal_balance,
+    currency_id: control.currency_id,
+    as_of_date: asOfDate,
+    rows: aged.map(({ account, buckets }) => ({
+      account_id: account.id,
+      account_number: account.account_number,
+      account_name: account.name,
+      entity_id: account.entity_id,
+      ...bucketFields(buckets, scale),
+    })),
+    totals: bucketFields(totals, scale),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Aged balances (aged receivables or payables) of a control account's sub-ledger as of a date, by
+ * the first-in-first-out rule of domain/reports/aged-balances.ts. Each sub-account's balance comes
+ * from the maintained totals; its open items are the newest lines on the balance's side, read
+ * newest first only until they cover the balance, so the work is bounded by the open items, not
+ * by the sub-ledger's history.
+ */
+import { netBalance } from '../domain/accounts/new-account.js';
+import { nextDay, parseDate } from '../domain/dates.js';
+import { notFound, validationError } from '../domain/errors.js';
+import {
+  type AgedAccount, type AgedBalances, AGE_BUCKETS, ageOpenAmount, type BucketAmounts, buildAgedBalances, type DatedAmount,
+  sideOfBalance,
+} from '../domain/reports/aged-balances.js';
+import type { NormalBalance } from '../domain/types.js';
+import type { AgedBalancesInput } from '../schemas/report.js';
+import type { ServiceContext } from './context.js';
+import type { Keyset, LedgerReads } from './ports/ledger-store.js';
+
+/** Lines read per query; most customers have a handful of open invoices, so one page usually does. */
+const PAGE_SIZE = 50;
+
+export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput): Promise<AgedBalances> {
+  return ctx.store.read(async (reads) => {
+    if (input.account_id === undefined) {
+      throw validationError('account_id is required: the control account whose sub-ledger is aged', 'account_id',
+        'Pass account_id=<id of a control account>, such as accounts receivable or accounts payable');
+    }
+    const asOf = input.as_of_date === undefined ? ctx.today() : parseDate(input.as_of_date, 'as_of_date');
+    const control = await reads.getAccount(input.account_id);
+    if (!control) throw notFound('Account', input.account_id, 'account_id');
+    if (!control.has_subledger) {
+      throw validationError(`Account ${control.account_number} ${control.name} is not a control account; only a sub-ledger can be aged`,
+        'account_id', 'Pass a control account (has_subledger: true) such as accounts receivable or payable; '
+          + 'GET /api/v1/accounts lists each account with has_subledger');
+    }
+    const subAccounts = await reads.listSubAccounts(control.id);
+    const totals = await reads.accountTotals({ account_ids: subAccounts.map((account) => account.id), before_date: nextDay(asOf) });
+    const aged: AgedAccount[] = [];
+    for (const account of subAccounts) {
+      const total = totals.get(account.id);
+      if (total === undefined) continue;
+      const balance = netBalance(control.normal_balance, total.debit_total, total.credit_total);
+      if (balance === 0n) continue;
+      const open = balance < 0n ? -balance : balance;
+      const side = sideOfBalance(control.normal_balance, balance);
+      const buckets = ageOpenAmount(open, await newestUntilCovered(reads, account.id, side, asOf, open), asOf);
+      aged.push({ account, buckets: balance < 0n ? negated(buckets) : buckets });
+    }
+    return buildAgedBalances(control, asOf, aged, await ctx.scaleOf(control.currency_id, reads));
+  });
+}
+
+/** The newest amounts on one side, dated on or before the date, until they add up to `open` (or run out). */
+async function newestUntilCovered(reads: LedgerReads, accountId: string, side: NormalBalance, asOf: string, open: bigint): Promise<DatedAmount[]> {
+  const movements: DatedAmount[] = [];
+  let covered = 0n;
+  let after: Keyset | undefined;
+  while (covered < open) {
+    const page = await reads.listSideAmounts(accountId, side, asOf, { limit: PAGE_SIZE, after });
+    for (const movement of page.items) {
+      movements.push(movement);
+      covered += movement.amount;
+      if (covered >= open) break;
+    }
+    if (page.next === undefined) break;
+    after = page.next;
+  }
+  return movements;
+}
+
+function negated(buckets: BucketAmounts): BucketAmounts {
+  const result = { ...buckets };
+  for (const bucket of AGE_BUCKETS) result[bucket] = -buckets[bucket];
+  return result;
+}
