@@ -101,6 +101,8 @@ describe('parseAmountInput refuses what it cannot read, saying why', () => {
     ['12.34.56', 'de-DE', 'Thousands separator in the wrong place'],
     ['1,2,3', 'de-DE', 'Two decimal separators (",")'],
     ['12abc', 'en-US', '"a" cannot be part of an amount; type digits, "." for decimals and "," between thousands'],
+    ['12 apples', 'en-US', '"a" cannot be part of an amount'],
+    ['1 234', 'en-US', 'A space cannot be part of an amount'],
     ['1e5', 'en-US', '"e" cannot be part of an amount'],
     ['0x10', 'en-US', '"x" cannot be part of an amount'],
     ['-5', 'en-US', 'Enter a positive amount; use the other column for the opposite side'],

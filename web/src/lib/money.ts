@@ -181,13 +181,19 @@ function readDigits(body: string, format: NumberFormatParts): DigitsResult {
   const groupName = SPACES.test(group) ? 'a space' : quote(group);
   const convention = `in this browser's number format (${format.locale}) ${quote(decimal)} marks decimals and ${groupName} thousands`;
   const decimalPositions: number[] = [];
+  const strangers: string[] = [];
   for (let index = 0; index < body.length; index += 1) {
     const char = body[index]!;
     if (/[0-9]/.test(char)) continue;
-    if (char === decimal) { decimalPositions.push(index); continue; }
-    if (isGroupChar(char, group)) continue;
-    if (char === '.' || char === ',') return { ok: false, message: `${quote(char)} is not used in amounts here: ${convention}` };
-    return { ok: false, message: `${quote(char)} cannot be part of an amount; type digits, ${quote(decimal)} for decimals and ${groupName} between thousands` };
+    if (char === decimal) decimalPositions.push(index);
+    else if (!isGroupChar(char, group)) strangers.push(char);
+  }
+  // A letter says more than the space before it ("12 apples").
+  const stranger = strangers.find((char) => !SPACES.test(char)) ?? strangers[0];
+  if (stranger === '.' || stranger === ',') return { ok: false, message: `${quote(stranger)} is not used in amounts here: ${convention}` };
+  if (stranger !== undefined) {
+    const what = SPACES.test(stranger) ? 'A space' : quote(stranger);
+    return { ok: false, message: `${what} cannot be part of an amount; type digits, ${quote(decimal)} for decimals and ${groupName} between thousands` };
   }
   if (decimalPositions.length > 1) {
     return { ok: false, message: `Two decimal separators (${quote(decimal)}): ${convention}` };
