@@ -179,6 +179,31 @@ describe('Copy entry', { timeout: 90_000 }, () => {
   });
 });
 
+describe('Copy entry, then Post and new', { timeout: 90_000 }, () => {
+  it('posts the copy and leaves an empty form at /journal/new, so a reload copies nothing again', async () => {
+    const source = await call<Entry>('POST', '/api/v1/journal-entries', {
+      entry_date: MONTH.day(7), description: 'Weekly cleaning', reference: 'CL-1',
+      lines: [{ account_id: books.accounts.cash, debit_amount: '4500' }, { account_id: books.accounts.sales, credit_amount: '4500' }],
+    });
+    const page = await signedIn();
+    const form = await new NewEntryPage(page).goto(`?copy=${source.id}`);
+    await expectVisible(form.copiedFrom);
+    await form.date.fill(MONTH.day(14));
+    await form.submitAndNew.click();
+    await expectText(form.posted, 'Posted “Weekly cleaning”');
+    expect(new URL(page.url()).search).toBe('');
+    expect(await form.copiedFrom.count()).toBe(0);
+    expect(await form.description.inputValue()).toBe('');
+    expect(await form.date.inputValue()).toBe(MONTH.day(14));
+    expect(await focusedTestId(page)).toBe('entry-date');
+    await page.reload();
+    await form.ready();
+    expect(await form.description.inputValue()).toBe('');
+    const stored = await entriesNamed('Weekly cleaning');
+    expect(stored.map((row) => [row.entry_date, row.reference]).sort()).toEqual([[MONTH.day(7), 'CL-1'], [MONTH.day(14), null]]);
+  });
+});
+
 describe('amounts in the browser\'s number format', { timeout: 90_000 }, () => {
   it('reads 1,234.56 and $1,234.56 in en-US, and says why 1.234,56 and 1,5 are refused', async () => {
     const page = await signedIn({ locale: 'en-US' });

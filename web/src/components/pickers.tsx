@@ -184,23 +184,23 @@ export function AccountPicker({ label, accounts, value, onChange, filter, error,
             }} />
           {/* Pressing the mouse anywhere in the list (its scroll bar too) keeps the focus in the field. */}
           <div className="combobox__popup" hidden={!open} onMouseDown={(event) => event.preventDefault()}>
-          <ul ref={listRef} id={listId} role="listbox" className="combobox__list" hidden={matches.shown.length === 0}
-            aria-label="Matching accounts">
-            {open ? matches.shown.map((account, index) => (
-              <li key={account.id} id={`${listId}-${account.id}`} role="option" aria-selected={index === active}
-                className={`combobox__option ${index === active ? 'combobox__option--active' : ''}`} data-account-id={account.id}
-                onClick={() => choose(account)} onMouseMove={() => setActive(index)}>
-                <span className="combobox__label">{accountLabel(account)}</span>{' '}
-                <span className="combobox__type">{TYPE_LABELS[account.account_type]}{account.parent_id ? ' · sub-account' : ''}</span>
-              </li>
-            )) : null}
-          </ul>
-          <p id={statusId} className="combobox__status" role="status" data-testid="account-picker-status">
-            {!open ? '' : matches.total === 0 ? `No account matches "${searchText}"`
-              : matches.total > matches.shown.length
-                ? `Showing ${matches.shown.length} of ${matches.total.toLocaleString()} accounts; type more of the number or name to refine your search`
-                : `${matches.total} account${matches.total === 1 ? '' : 's'}`}
-          </p>
+            <ul ref={listRef} id={listId} role="listbox" className="combobox__list" hidden={matches.shown.length === 0}
+              aria-label="Matching accounts">
+              {open ? matches.shown.map((account, index) => (
+                <li key={account.id} id={`${listId}-${account.id}`} role="option" aria-selected={index === active}
+                  className={`combobox__option ${index === active ? 'combobox__option--active' : ''}`} data-account-id={account.id}
+                  onClick={() => choose(account)} onMouseMove={() => setActive(index)}>
+                  <span className="combobox__label">{accountLabel(account)}</span>{' '}
+                  <span className="combobox__type">{TYPE_LABELS[account.account_type]}{account.parent_id ? ' · sub-account' : ''}</span>
+                </li>
+              )) : null}
+            </ul>
+            <p id={statusId} className="combobox__status" role="status" data-testid="account-picker-status">
+              {!open ? '' : matches.total === 0 ? (searchText === '' ? 'No accounts to choose from' : `No account matches "${searchText}"`)
+                : matches.total > matches.shown.length
+                  ? `Showing ${matches.shown.length} of ${matches.total.toLocaleString()} accounts; type more of the number or name to refine your search`
+                  : `${matches.total} account${matches.total === 1 ? '' : 's'}`}
+            </p>
           </div>
         </>
       )}
