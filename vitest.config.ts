@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           ...common,
           name: 'sqlite',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
           // The command line on a PostgreSQL URL needs the postgres project's server.
           exclude: ['test/cli/on-postgres.test.ts'],
           env: { LEDGER_TEST_BACKEND: 'sqlite' },

@@ -98,6 +98,18 @@ describe('ledger periods', () => {
     ].join('\n'));
   });
 
+  it('journal-entries reverse of the closing entry exits 1 with REVERSAL_NOT_ALLOWED and posts nothing', () => {
+    const before = ledgerJson(['journal-entries', 'list'], { db }).data.length;
+    const run = ledger(['--json', 'journal-entries', 'reverse', closingId, '--date', '2026-04-01'], { db, apiKey: books.adminKey });
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stderr)).toMatchObject({
+      code: 'REVERSAL_NOT_ALLOWED', message: 'A closing entry cannot be reversed; period close is permanent',
+      suggestion: 'Post a correcting entry in an open period',
+    });
+    expect(ledgerJson(['journal-entries', 'list'], { db }).data.length).toBe(before);
+    expect(ledgerJson(['journal-entries', 'get', closingId], { db }).data).toMatchObject({ entry_type: 'closing', reversed_by_id: null });
+  });
+
   it('close of a closed period exits 1 with PERIOD_CLOSED, and the period takes no new entries', () => {
     expect(ledger(['periods', 'close', q1], { db, apiKey: books.adminKey })).toMatchObject({
       status: 1, stdout: '', stderr: expect.stringMatching(/^error \[PERIOD_CLOSED\]: /),

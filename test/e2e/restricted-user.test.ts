@@ -76,6 +76,8 @@ describe('a read-only user', { timeout: 60_000 }, () => {
     await entry.ready();
     await expectCount(entry.lines, 2);
     expect(await entry.reverse.count()).toBe(0);
+    // Copying leads to the new-entry form, which this user cannot post from.
+    expect(await entry.copy.count()).toBe(0);
   });
 
   it('cannot create or close periods', async () => {

@@ -1,7 +1,7 @@
 import { expectHidden } from '../fixture.js';
 import { AppShell } from './app-shell.js';
 
-/** One journal entry: its lines, the links between an entry and its reversal, the reverse action. */
+/** One journal entry: its lines, the links between an entry and its reversal, the copy and reverse actions. */
 export class EntryPage extends AppShell {
   protected readonly path: string;
   protected readonly navTarget = undefined;
@@ -13,6 +13,8 @@ export class EntryPage extends AppShell {
 
   readonly lines = this.page.getByTestId('entry-line');
   readonly reverse = this.page.getByTestId('entry-reverse');
+  readonly copy = this.page.getByTestId('entry-copy');
+  readonly closingNote = this.page.getByTestId('entry-closing-note');
   readonly reverseDialog = this.page.getByTestId('reverse-dialog');
   readonly reversalLink = this.page.getByTestId('entry-reversal-link');
   readonly originalLink = this.page.getByTestId('entry-original-link');

@@ -61,6 +61,14 @@ export function defaultReportCurrency(
   const retained = retainedEarningsId ? accountRows?.find((account) => account.id === retainedEarningsId) : undefined;
   if (retained) return retained.currency_id;
   if (postedCurrencyIds?.length === 1) return postedCurrencyIds[0];
+  return mostUsedCurrency(accountRows, currencyRows);
+}
+
+/**
+ * The currency most accounts are in (the new-account form's default): counted over the chart,
+ * which every page has loaded anyway. On a tie, or with no accounts, the first currency listed.
+ */
+export function mostUsedCurrency(accountRows: readonly AccountView[] | undefined, currencyRows: readonly CurrencyView[] | undefined): string | undefined {
   const counts = new Map<string, number>();
   for (const account of accountRows ?? []) counts.set(account.currency_id, (counts.get(account.currency_id) ?? 0) + 1);
   let best: string | undefined;

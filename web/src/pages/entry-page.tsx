@@ -1,9 +1,13 @@
-/** One journal entry with its lines, its links to a reversal or original, and the reverse action. */
+/**
+ * One journal entry with its lines, its links to a reversal or original, and its actions: copy
+ * (a standard entry, into the new-entry form) and reverse (not a reversal, not one already
+ * reversed, and never a closing entry: a period close is permanent, and the API refuses it too).
+ */
 import { type FormEvent, useState } from 'react';
 import { journalEntries, users } from '../api/endpoints.js';
 import type { EntryView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
-import { Badge, Button, Card, Dialog, ErrorNotice, InputField, Loading, Money, Notice, PageHeader } from '../components/ui.js';
+import { Badge, Button, ButtonLink, Card, Dialog, ErrorNotice, InputField, Loading, Money, Notice, PageHeader } from '../components/ui.js';
 import { formatDate, formatTimestamp, todayIso } from '../lib/dates.js';
 import { fieldError, isFieldError } from '../lib/form-errors.js';
 import { displayMinor, groupDigits, sumMinor } from '../lib/money.js';
@@ -12,6 +16,7 @@ import { Link, navigate } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
 import { invalidate, useApi } from '../lib/use-api.js';
 import { useSubmit } from '../lib/use-submit.js';
+import { canCopyEntry } from './new-entry-page.js';
 
 export function EntryPage({ params }: { params: Record<string, string> }) {
   const entryId = params.id ?? '';
@@ -31,7 +36,8 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
   const author = people.data?.find((user) => user.id === row.created_by);
   const debits = sumMinor(row.lines.map((line) => line.debit_amount));
   const credits = sumMinor(row.lines.map((line) => line.credit_amount));
-  const canReverse = can('journals:reverse') && row.entry_type !== 'reversal' && row.reversed_by_id === null;
+  const canReverse = can('journals:reverse') && row.entry_type === 'standard' && row.reversed_by_id === null;
+  const canCopy = can('journals:create') && canCopyEntry(row);
 
   return (
     <>
@@ -43,9 +49,16 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
         </>}
         actions={<>
           <Button onClick={() => window.print()}>Print</Button>
+          {canCopy ? <ButtonLink to={`/journal/new?copy=${encodeURIComponent(row.id)}`} data-testid="entry-copy">Copy entry</ButtonLink> : null}
           {canReverse ? <Button variant="danger" onClick={() => setReversing(true)} data-testid="entry-reverse">Reverse…</Button> : null}
         </>} />
 
+      {row.entry_type === 'closing' ? (
+        <Notice tone="info" data-testid="entry-closing-note">
+          This closing entry was posted by closing {period ? period.name : 'its period'}. A close is permanent, so it cannot be
+          reversed or copied; correct the books with a new entry in an open period.
+        </Notice>
+      ) : null}
       {row.reverses_id ? (
         <Notice tone="info" data-testid="entry-reverses">
           This entry reverses <Link to={`/journal/${row.reverses_id}`} data-testid="entry-original-link">the original entry</Link>.

@@ -1,23 +1,28 @@
 /**
- * The new-entry form. Amounts are typed in major units ("250.00") and converted to minor-unit
- * strings exactly (bigint, through the server's own parseMajorUnits); the running difference is
- * shown, and the form cannot be submitted while it is not zero. Errors the API reports for a
- * field (`lines[1].credit_amount`) are shown beside that field.
+ * The new-entry form. Amounts are typed in major units in the browser's own number format
+ * ("1,234.56" in en-US, "1.234,56" in de-DE, a currency sign allowed) and read exactly into
+ * minor units (bigint, lib/money.ts), or refused beside the field with the reason. The running
+ * difference is shown, and the form cannot be submitted while it is not zero. Errors the API
+ * reports for a field (`lines[1].credit_amount`) are shown beside that field.
+ *
+ * "Post entry" shows the posted entry; "Post and new" stays here with an empty form for the
+ * next one (the date kept). `?copy=<entry id>` starts from a copy of a standard entry: its
+ * description and lines, no reference, today's date; nothing is posted until the user posts it.
  */
-import { type FormEvent, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../api/client.js';
 import { journalEntries } from '../api/endpoints.js';
-import type { AccountView, CreateEntryInput, CurrencyView } from '../api/types.js';
+import type { AccountView, CreateEntryInput, CurrencyView, EntryView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
-import { AccountSelect } from '../components/pickers.js';
-import { Button, Card, describeCode, ErrorNotice, InputField, Notice, PageHeader } from '../components/ui.js';
+import { AccountPicker } from '../components/pickers.js';
+import { Button, Card, describeCode, ErrorNotice, InputField, Loading, Notice, PageHeader } from '../components/ui.js';
 import { formatDate, todayIso } from '../lib/dates.js';
 import { randomId } from '../lib/ids.js';
-import { absolute, displayMinor, parseAmountInput } from '../lib/money.js';
+import { absolute, formatAmountInput, parseAmountInput } from '../lib/money.js';
 import { isPostingAccount, periodCovering, useAccounts, useCurrencies, usePeriods } from '../lib/reference.js';
 import { Link, navigate, useSearchParams } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
-import { invalidate } from '../lib/use-api.js';
+import { invalidate, useApi } from '../lib/use-api.js';
 
 interface LineState {
   key: number;
@@ -38,24 +43,134 @@ interface LineCheck {
 }
 
 let nextLineKey = 1;
-function newLine(accountId = ''): LineState {
+function newLine(fields: Partial<Omit<LineState, 'key'>> = {}): LineState {
   const key = nextLineKey;
   nextLineKey += 1;
-  return { key, accountId, debit: '', credit: '', description: '' };
+  return { key, accountId: '', debit: '', credit: '', description: '', ...fields };
+}
+
+/** What the form starts from: empty, or a copy of an entry. */
+interface Draft {
+  date: string;
+  description: string;
+  lines: LineState[];
+}
+
+function emptyDraft(date: string, accountId = ''): Draft {
+  return { date, description: '', lines: [newLine({ accountId }), newLine()] };
+}
+
+/**
+ * A copy of `entry` to post again: description, accounts, amounts (written in the browser's
+ * number format), sides and line descriptions. The reference is left out, since references are
+ * usually unique invoice numbers, and the date is today's.
+ */
+function draftFromEntry(entry: EntryView, scale: number): Draft {
+  const amount = (minor: string) => (minor === '0' ? '' : formatAmountInput(BigInt(minor), scale));
+  return {
+    date: todayIso(),
+    description: entry.description,
+    lines: entry.lines.map((line) => newLine({
+      accountId: line.account_id, debit: amount(line.debit_amount), credit: amount(line.credit_amount), description: line.description ?? '',
+    })),
+  };
+}
+
+/** Which entries "Copy entry" offers: closing entries come from a close, reversals belong to their original. */
+export function canCopyEntry(entry: Pick<EntryView, 'entry_type'>): boolean {
+  return entry.entry_type === 'standard';
 }
 
 const ENTRY_FIELDS = ['entry_date', 'description', 'reference'];
 
+const PAGE_TITLE = 'New journal entry';
+
 export function NewEntryPage() {
   const { can } = useUser();
   const search = useSearchParams();
+  const copyId = search.get('copy');
+  /** The entry "Post and new" last posted, and the date to keep; a new `round` starts a fresh form. */
+  const [lastPosted, setLastPosted] = useState<{ entry: EntryView; date: string; round: number } | null>(null);
+
+  if (!can('journals:create')) {
+    return (
+      <>
+        <PageHeader title={PAGE_TITLE} />
+        <Notice tone="warning" title="You cannot post entries">Posting needs the journals:create permission. Ask an administrator.</Notice>
+      </>
+    );
+  }
+
+  const postedAndNew = (entry: EntryView, date: string) => {
+    setLastPosted((previous) => ({ entry, date, round: (previous?.round ?? 0) + 1 }));
+    if (copyId !== null) navigate('/journal/new', { replace: true });
+  };
+  const confirmation = lastPosted ? (
+    <Notice tone="success" data-testid="entry-posted">
+      Posted “{lastPosted.entry.description}” on {formatDate(lastPosted.entry.entry_date)}.{' '}
+      <Link to={`/journal/${lastPosted.entry.id}`} data-testid="entry-posted-link">View the entry</Link>
+    </Notice>
+  ) : null;
+
+  if (copyId !== null) return <CopiedEntryForm key={copyId} entryId={copyId} onPostedAndNew={postedAndNew} />;
+  return (
+    <EntryForm key={`new-${lastPosted?.round ?? 0}`} initial={emptyDraft(lastPosted?.date ?? todayIso(), search.get('account') ?? '')}
+      focusFirstField={lastPosted !== null} confirmation={confirmation} onPostedAndNew={postedAndNew} />
+  );
+}
+
+/** Loads the entry to copy, then opens the form on its copy. */
+function CopiedEntryForm({ entryId, onPostedAndNew }: { entryId: string; onPostedAndNew: (entry: EntryView, date: string) => void }) {
+  const source = useApi(`entry:${entryId}`, () => journalEntries.get(entryId));
+  const currencies = useCurrencies();
+  // The copy is taken once: refetches after a post must not overwrite what the user has typed.
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const currency = currencies.data?.find((row) => row.id === source.data?.currency_id);
+  if (draft === null && source.data && currency && canCopyEntry(source.data)) setDraft(draftFromEntry(source.data, currency.asset_scale));
+
+  const fallback = (notice: ReactNode) => (
+    <>
+      <PageHeader title={PAGE_TITLE} />
+      {notice}
+      <p><Link to="/journal/new">Start an empty entry</Link></p>
+    </>
+  );
+  if (draft !== null && source.data) {
+    const copied = (
+      <Notice tone="info" data-testid="entry-copied-from">
+        A copy of <Link to={`/journal/${source.data.id}`}>“{source.data.description}”</Link> of {formatDate(source.data.entry_date)},
+        dated today and without its reference. Nothing is posted until you post it.
+      </Notice>
+    );
+    return <EntryForm initial={draft} confirmation={copied} onPostedAndNew={onPostedAndNew} />;
+  }
+  if (source.error) return fallback(<ErrorNotice error={source.error} />);
+  if (currencies.error) return fallback(<ErrorNotice error={currencies.error} />);
+  if (source.data && !canCopyEntry(source.data)) {
+    return fallback(<Notice tone="warning" title="This entry cannot be copied">
+      Only standard entries are copied: a closing entry is made by closing a period, and a reversal belongs to the entry it reverses.
+    </Notice>);
+  }
+  return <Loading />;
+}
+
+interface EntryFormProps {
+  initial: Draft;
+  /** Shown above the form: what was just posted, or where a copy came from. */
+  confirmation?: ReactNode;
+  /** Puts the focus in the first field when the form opens (after "Post and new"). */
+  focusFirstField?: boolean;
+  onPostedAndNew: (entry: EntryView, date: string) => void;
+}
+
+function EntryForm({ initial, confirmation, focusFirstField = false, onPostedAndNew }: EntryFormProps) {
   const accounts = useAccounts();
   const currencies = useCurrencies();
   const periods = usePeriods();
-  const [date, setDate] = useState(todayIso());
-  const [description, setDescription] = useState('');
+  const [date, setDate] = useState(initial.date);
+  const [description, setDescription] = useState(initial.description);
   const [reference, setReference] = useState('');
-  const [lines, setLines] = useState<LineState[]>(() => [newLine(search.get('account') ?? ''), newLine()]);
+  const [lines, setLines] = useState<LineState[]>(initial.lines);
   const [error, setError] = useState<unknown>();
   /** Which UI line each index of the last submitted body came from, to place `lines[i]` errors. */
   const [sentKeys, setSentKeys] = useState<number[]>([]);
@@ -70,10 +185,12 @@ export function NewEntryPage() {
     ?? (currencies.data?.length === 1 ? currencies.data[0] : undefined);
   const scale = currency?.asset_scale ?? 2;
   const period = periodCovering(periods.data, date);
+  const amountOptions = { currency };
+  const zero = formatAmountInput(0n, scale);
 
   const checks: LineCheck[] = lines.map((line) => {
-    const debit = parseAmountInput(line.debit, scale);
-    const credit = parseAmountInput(line.credit, scale);
+    const debit = parseAmountInput(line.debit, scale, amountOptions);
+    const credit = parseAmountInput(line.credit, scale, amountOptions);
     const account = accountById.get(line.accountId);
     const check: LineCheck = {
       debit: debit.ok ? debit.minor : null, credit: credit.ok ? credit.minor : null,
@@ -85,6 +202,11 @@ export function NewEntryPage() {
     if (check.credit === 0n) check.creditError = 'Enter an amount greater than zero';
     if (check.debit !== null && check.credit !== null && check.debit > 0n && check.credit > 0n) check.lineError = 'A line takes either a debit or a credit, not both';
     if (account && currency && account.currency_id !== currency.id) check.accountError = `All lines must be in ${currency.code}`;
+    // A copied entry can name an account that has been deactivated or turned into a control account since.
+    if (account && !isPostingAccount(account)) {
+      check.accountError = account.has_subledger ? `${account.account_number} is a control account; choose one of its sub-accounts`
+        : `${account.account_number} is inactive; choose another account`;
+    }
     return check;
   });
 
@@ -120,10 +242,10 @@ export function NewEntryPage() {
     setLines((previous) => previous.map((line) => (line.key === key ? { ...line, ...changes } : line)));
   };
 
-  /** Rewrites a valid amount in full form on leaving the field ("1250.5" becomes "1,250.50"). */
+  /** Rewrites a valid amount in full form on leaving the field ("1250.5" becomes "1,250.50" in en-US). */
   const normalise = (key: number, side: 'debit' | 'credit', text: string) => {
-    const parsed = parseAmountInput(text, scale);
-    if (parsed.ok && parsed.minor !== null && parsed.minor > 0n) updateLine(key, { [side]: displayMinor(parsed.minor, scale) });
+    const parsed = parseAmountInput(text, scale, amountOptions);
+    if (parsed.ok && parsed.minor !== null && parsed.minor > 0n) updateLine(key, { [side]: formatAmountInput(parsed.minor, scale) });
   };
 
   /** Puts the amount that balances the entry on the given line. */
@@ -132,7 +254,7 @@ export function NewEntryPage() {
     const check = checks[index]!;
     const others = difference - ((check.debit ?? 0n) - (check.credit ?? 0n));
     if (others === 0n) return;
-    const amount = displayMinor(absolute(others), scale);
+    const amount = formatAmountInput(absolute(others), scale);
     updateLine(key, others > 0n ? { credit: amount, debit: '' } : { debit: amount, credit: '' });
   };
 
@@ -146,8 +268,9 @@ export function NewEntryPage() {
   const errorShownInline = isApiError(error) && error.field !== undefined
     && (ENTRY_FIELDS.includes(error.field) || /^lines\[\d+\](\.(account_id|debit_amount|credit_amount|description))?$/.test(error.field));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  /** Posts the entry; then shows it (`then: 'show'`) or starts the next one on the same date (`then: 'new'`). */
+  const submit = async (event: FormEvent | undefined, then: 'show' | 'new') => {
+    event?.preventDefault();
     if (!canSubmit) return;
     const kept = lines.filter((_, index) => !checks[index]!.blank);
     const body: CreateEntryInput = {
@@ -172,7 +295,8 @@ export function NewEntryPage() {
       const created = await journalEntries.create(body, idempotency.current.key);
       invalidate();
       toast('Entry posted');
-      navigate(`/journal/${created.id}`);
+      if (then === 'new') onPostedAndNew(created, date);
+      else navigate(`/journal/${created.id}`);
     } catch (caught) {
       // Only a request that may not have arrived is retried under the same key; after a definite
       // answer, a retry is a new request (the condition may have been fixed meanwhile).
@@ -182,24 +306,16 @@ export function NewEntryPage() {
     }
   };
 
-  if (!can('journals:create')) {
-    return (
-      <>
-        <PageHeader title="New journal entry" />
-        <Notice tone="warning" title="You cannot post entries">Posting needs the journals:create permission. Ask an administrator.</Notice>
-      </>
-    );
-  }
-
   return (
     <>
       <nav className="breadcrumbs" aria-label="Breadcrumb"><Link to="/journal">Journal entries</Link></nav>
-      <PageHeader title="New journal entry" subtitle="Amounts in major units, e.g. 250.00. Debits must equal credits." />
-      <form className="form" onSubmit={(event) => void submit(event)} data-testid="entry-form" noValidate>
+      <PageHeader title={PAGE_TITLE} subtitle={`Amounts in major units, e.g. ${formatAmountInput(123456n, 2)}. Debits must equal credits.`} />
+      {confirmation}
+      <form className="form" onSubmit={(event) => void submit(event, 'show')} data-testid="entry-form" noValidate>
         <Card>
           <div className="form-row form-row--entry">
             <InputField label="Date" type="date" required value={date} onChange={(event) => { setDate(event.target.value); clearErrorFor('entry_date'); }}
-              error={serverError('entry_date')} data-testid="entry-date"
+              error={serverError('entry_date')} autoFocus={focusFirstField} data-testid="entry-date"
               hint={periods.data ? (period ? `${period.name}${period.status === 'closed' ? ' (closed)' : ''}` : 'No period covers this date') : undefined} />
             <InputField label="Description" required value={description} onChange={(event) => { setDescription(event.target.value); clearErrorFor('description'); }} maxLength={1000}
               error={serverError('description')} className="field--grow" data-testid="entry-description" />
@@ -221,7 +337,7 @@ export function NewEntryPage() {
               return (
                 <fieldset key={line.key} className="entry-line" data-testid={`entry-line-${index}`}>
                   <legend className="visually-hidden">Line {index + 1}</legend>
-                  <AccountSelect label={<span className="entry-line__label">Account, line {index + 1}</span>} accounts={accounts.data}
+                  <AccountPicker label={<span className="entry-line__label">Account, line {index + 1}</span>} accounts={accounts.data}
                     value={line.accountId} onChange={(value) => updateLine(line.key, { accountId: value })}
                     filter={(account) => isPostingAccount(account)
                       && (!firstAccount || line.key === currencyLine?.key || account.currency_id === firstAccount.currency_id)}
@@ -230,12 +346,12 @@ export function NewEntryPage() {
                     onChange={(event) => updateLine(line.key, { description: event.target.value })} maxLength={1000}
                     error={lineServerError(line.key, '.description')} data-testid={`line-${index}-description`} />
                   <InputField label={<span className="entry-line__label">Debit, line {index + 1}</span>} inputMode="decimal" autoComplete="off"
-                    className="field--amount" value={line.debit} placeholder="0.00"
+                    className="field--amount" value={line.debit} placeholder={zero}
                     onChange={(event) => updateLine(line.key, { debit: event.target.value, ...(event.target.value ? { credit: '' } : {}) })}
                     onBlur={(event) => normalise(line.key, 'debit', event.target.value)}
                     error={check.debitError ?? lineServerError(line.key, '.debit_amount')} data-testid={`line-${index}-debit`} />
                   <InputField label={<span className="entry-line__label">Credit, line {index + 1}</span>} inputMode="decimal" autoComplete="off"
-                    className="field--amount" value={line.credit} placeholder="0.00"
+                    className="field--amount" value={line.credit} placeholder={zero}
                     onChange={(event) => updateLine(line.key, { credit: event.target.value, ...(event.target.value ? { debit: '' } : {}) })}
                     onBlur={(event) => normalise(line.key, 'credit', event.target.value)}
                     error={check.creditError ?? lineServerError(line.key, '.credit_amount')} data-testid={`line-${index}-credit`} />
@@ -256,12 +372,12 @@ export function NewEntryPage() {
             <div className="entry-lines__foot">
               <Button onClick={() => setLines((previous) => [...previous, newLine()])} data-testid="entry-add-line">+ Add line</Button>
               <dl className="entry-totals" data-testid="entry-totals">
-                <div><dt>Debits</dt><dd data-testid="entry-total-debit">{displayMinor(debitTotal, scale)}</dd></div>
-                <div><dt>Credits</dt><dd data-testid="entry-total-credit">{displayMinor(creditTotal, scale)}</dd></div>
+                <div><dt>Debits</dt><dd data-testid="entry-total-debit">{formatAmountInput(debitTotal, scale)}</dd></div>
+                <div><dt>Credits</dt><dd data-testid="entry-total-credit">{formatAmountInput(creditTotal, scale)}</dd></div>
                 <div className={difference !== 0n ? 'entry-totals__unbalanced' : debitTotal > 0n ? 'entry-totals__balanced' : ''}>
                   <dt>Difference</dt>
                   <dd data-testid="entry-difference" data-balanced={difference === 0n && debitTotal > 0n} aria-live="polite">
-                    {displayMinor(absolute(difference), scale)}
+                    {formatAmountInput(absolute(difference), scale)}
                     {difference > 0n ? ' more debit' : difference < 0n ? ' more credit' : debitTotal > 0n ? ' ✓ balanced' : ''}
                   </dd>
                 </div>
@@ -278,6 +394,8 @@ export function NewEntryPage() {
         <div className="form-actions form-actions--sticky">
           {problems.length > 0 ? <p className="muted form-actions__reason" data-testid="entry-blocker">{problems[0]}</p> : null}
           <Button onClick={() => navigate('/journal')}>Cancel</Button>
+          <Button disabled={!canSubmit} busy={busy} onClick={() => void submit(undefined, 'new')} data-testid="entry-submit-new"
+            title="Post this entry and start the next one on the same date">Post and new</Button>
           <Button type="submit" variant="primary" disabled={!canSubmit} busy={busy} data-testid="entry-submit">Post entry</Button>
         </div>
       </form>
