@@ -21,6 +21,7 @@ import { auditReads, auditWrites } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
 import { flushedReads, PendingTotals } from './pending-totals.js';
 import { postingWrites } from './posting.js';
+import { TransactionAccounts } from './transaction-accounts.js';
 import { SqliteQueries } from './queries.js';
 import { MIGRATIONS } from './schema.js';
 import { userReads, userWrites } from './users.js';
@@ -100,9 +101,13 @@ function readsOn(q: SqliteQueries): LedgerReads {
   return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
 }
 
-function txOn(q: SqliteQueries, pending: PendingTotals, onAuditWritten: () => void): LedgerTx {
+function txOn(q: SqliteQueries, pending: PendingTotals, accounts: TransactionAccounts, onAuditWritten: () => void): LedgerTx {
   const reads = readsOn(q);
-  return { ...reads, ...flushedReads(reads, pending), ...postingWrites(q, pending), ...userWrites(q), ...auditWrites(q, onAuditWritten) };
+  const writes = postingWrites(q, pending);
+  return {
+    ...reads, ...flushedReads(reads, pending), ...writes, ...accounts.wrap(reads, writes),
+    ...userWrites(q), ...auditWrites(q, onAuditWritten),
+  };
 }
 
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
@@ -205,6 +210,7 @@ class GroupCommit {
   private readonly job: JobState = { failure: undefined };
   /** The totals the running transaction's entries add, written once per row before COMMIT. */
   private readonly pending: PendingTotals;
+  private readonly accounts = new TransactionAccounts();
   /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
   private auditWritten = false;
   private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
@@ -216,7 +222,7 @@ class GroupCommit {
   constructor(private readonly writer: Sqlite) {
     const q = new SqliteQueries(writer);
     this.pending = new PendingTotals(q);
-    this.tx = guardedTransaction(txOn(q, this.pending, () => { this.auditWritten = true; }), translateError, this.job);
+    this.tx = guardedTransaction(txOn(q, this.pending, this.accounts, () => { this.auditWritten = true; }), translateError, this.job);
     this.control = {
       begin: writer.prepare('BEGIN IMMEDIATE'),
       savepoint: writer.prepare('SAVEPOINT job'),
@@ -275,6 +281,7 @@ class GroupCommit {
     this.auditWritten = false;
     this.control.begin.run();
     this.pending.begin();
+    this.accounts.forget();
     const outcomes: { ok: boolean; value: unknown }[] = [];
     for (const job of batch) {
       this.control.savepoint.run();
@@ -292,6 +299,7 @@ class GroupCommit {
         this.control.rollbackTo.run();
         this.control.release.run();
         this.pending.dropJob();
+        this.accounts.forget();
         outcomes.push({ ok: false, value: translateError(error) });
       }
     }
