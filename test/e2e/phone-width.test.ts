@@ -194,6 +194,7 @@ beforeAll(async () => {
   });
   await call('POST', '/api/v1/accounts', { account_number: '1010', name: 'Bank (EUR)', account_type: 'asset', normal_balance: 'debit', currency_id: eur.id });
   await call('POST', '/api/v1/users/service-accounts', { name: 'Nightly bank import', permissions: { 'journals:create': true } });
+  await call('PATCH', '/api/v1/settings', { company_name: 'Northwind & Henderson Management Consulting Partners (Europe) GmbH' });
 
   books = {
     cashId: seeded.accounts.cash, receivableId: receivable.id, customerId: customer.id, salesId: seeded.accounts.sales,
