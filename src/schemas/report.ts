@@ -1,6 +1,10 @@
 import Type, { type Static } from 'typebox';
 import { accountLineFields } from './account.js';
 import { Amount, DateString, DisplayAmount, Id, Nullable, PageQuery } from './common.js';
+import { CompanyName } from './settings.js';
+
+/** Every report names the company it is about (the company_name setting), for printouts and files. */
+const companyField = { company_name: CompanyName };
 
 
 export const TrialBalanceQuery = Type.Object({
@@ -13,6 +17,7 @@ export const TrialBalanceQuery = Type.Object({
 export type TrialBalanceInput = Static<typeof TrialBalanceQuery>;
 
 export const TrialBalance = Type.Object({
+  ...companyField,
   period_id: Nullable(Id),
   currency_id: Nullable(Id),
   as_of_date: Nullable(DateString),
@@ -55,6 +60,7 @@ const BalanceSheetSection = Type.Object({
 });
 
 export const BalanceSheet = Type.Object({
+  ...companyField,
   currency_id: Id,
   as_of_date: Nullable(DateString),
   period_id: Nullable(Id),
@@ -107,6 +113,7 @@ const IncomeColumn = Type.Object({
 });
 
 export const IncomeStatement = Type.Object({
+  ...companyField,
   currency_id: Id,
   period_id: Nullable(Id),
   start_date: Nullable(DateString),
@@ -135,6 +142,7 @@ export const GeneralLedgerLine = Type.Object({
 export type GeneralLedgerLineView = Static<typeof GeneralLedgerLine>;
 
 export const GeneralLedger = Type.Object({
+  ...companyField,
   account_id: Id,
   account_number: Type.String(),
   account_name: Type.String(),
@@ -179,6 +187,7 @@ const AgeBuckets = {
 };
 
 export const AgedBalances = Type.Object({
+  ...companyField,
   account_id: Id,
   account_number: Type.String(),
   account_name: Type.String(),

@@ -16,11 +16,12 @@ import type { NormalBalance } from '../domain/types.js';
 import type { AgedBalancesInput } from '../schemas/report.js';
 import type { ServiceContext } from './context.js';
 import type { Keyset, LedgerReads } from './ports/ledger-store.js';
+import { companyNameOf } from './settings.js';
 
 /** Lines read per query; most customers have a handful of open invoices, so one page usually does. */
 const PAGE_SIZE = 50;
 
-export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput): Promise<AgedBalances> {
+export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput): Promise<AgedBalances & { company_name: string | null }> {
   return ctx.store.read(async (reads) => {
     if (input.account_id === undefined) {
       throw validationError('account_id is required: the control account whose sub-ledger is aged', 'account_id',
@@ -47,7 +48,7 @@ export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput
       const buckets = ageOpenAmount(open, await newestUntilCovered(reads, account.id, side, asOf, open), asOf);
       aged.push({ account, buckets: balance < 0n ? negated(buckets) : buckets });
     }
-    return buildAgedBalances(control, asOf, aged, await ctx.scaleOf(control.currency_id, reads));
+    return { company_name: await companyNameOf(reads), ...buildAgedBalances(control, asOf, aged, await ctx.scaleOf(control.currency_id, reads)) };
   });
 }
 

@@ -18,7 +18,12 @@ import type {
 import { lineScopeOf, postingAccountIds, sumTotals } from './accounts.js';
 import type { ServiceContext } from './context.js';
 import type { DateRange, Keyset, LedgerReads } from './ports/ledger-store.js';
-import { RETAINED_EARNINGS_KEY } from './settings.js';
+import { companyNameOf, RETAINED_EARNINGS_KEY } from './settings.js';
+
+/** What every report carries besides its figures: the company it is about. */
+export interface CompanyNamed {
+  company_name: string | null;
+}
 import { accountLineView } from './views.js';
 
 /** Every account, and the scale of every currency (a report currency may have no accounts yet). */
@@ -68,7 +73,7 @@ async function reportCurrency(reads: LedgerReads, inputs: ReportInputs, requeste
  * Balances (all time, or through as_of_date) or the movement of a period or a start/end range, in
  * all currencies or one.
  */
-export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput): Promise<TrialBalance> {
+export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput): Promise<CompanyNamed & TrialBalance> {
   return ctx.store.read(async (reads) => {
     if (input.as_of_date !== undefined && (input.period_id !== undefined || input.start_date !== undefined || input.end_date !== undefined)) {
       throw validationError('Give either as_of_date (balances) or period_id / start_date / end_date (movement), not both', 'as_of_date');
@@ -83,10 +88,11 @@ export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput
     if (range.period !== undefined) totals = await reads.accountTotals({ period_id: range.period.id });
     else if (asOf !== undefined) totals = await reads.accountTotals({ before_date: nextDay(asOf) });
     else totals = await rangeTotals(reads, range);
-    return buildTrialBalance(inputs, totals, {
+    const report = buildTrialBalance(inputs, totals, {
       period_id: range.period?.id ?? null, period_name: range.period?.name ?? null, currency_id: input.currency_id ?? null,
       as_of_date: asOf ?? null, start_date: range.start_date ?? null, end_date: range.end_date ?? null,
     });
+    return { company_name: await companyNameOf(reads), ...report };
   });
 }
 
@@ -100,7 +106,7 @@ async function rangeTotals(reads: LedgerReads, range: DateRange): Promise<Readon
   return new Map([...through].map(([accountId, total]) => [accountId, subtractTotals(total, before.get(accountId))]));
 }
 
-export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput): Promise<BalanceSheet> {
+export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput): Promise<CompanyNamed & BalanceSheet> {
   return ctx.store.read(async (reads) => {
     if (input.period_id !== undefined && input.as_of_date !== undefined) {
       throw validationError('Give either as_of_date or period_id, not both', 'as_of_date');
@@ -111,8 +117,9 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
     const inputs = await reportInputs(reads);
     const currencyId = await reportCurrency(reads, inputs, input.currency_id);
     const totals = await reads.accountTotals(through === undefined ? {} : { before_date: nextDay(through) });
-    return buildBalanceSheet(inputs, totals,
+    const report = buildBalanceSheet(inputs, totals,
       { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
+    return { company_name: await companyNameOf(reads), ...report };
   });
 }
 
@@ -121,7 +128,7 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
  * entries; optionally with month or quarter columns. A range is the difference of two "balance
  * before" snapshots, so it needs no line scan.
  */
-export async function incomeStatement(ctx: ServiceContext, input: IncomeStatementInput): Promise<IncomeStatement> {
+export async function incomeStatement(ctx: ServiceContext, input: IncomeStatementInput): Promise<CompanyNamed & IncomeStatement> {
   return ctx.store.read(async (reads) => {
     const range = await reportRange(reads, input);
     const inputs = await reportInputs(reads);
@@ -136,12 +143,13 @@ export async function incomeStatement(ctx: ServiceContext, input: IncomeStatemen
       currency_id: currencyId, period_id: range.period?.id ?? null,
       start_date: range.start_date ?? null, end_date: range.end_date ?? null,
     };
+    const company_name = await companyNameOf(reads);
     const whole = buildIncomeStatement(inputs, withoutClosing(totals, closing), scope);
-    if (columns === undefined) return whole;
+    if (columns === undefined) return { company_name, ...whole };
     const perColumn = await columnTotals(reads, columns);
     const statements = perColumn.map((columnTotal, index) => buildIncomeStatement(inputs, columnTotal,
       { ...scope, period_id: null, start_date: columns[index]!.start_date, end_date: columns[index]!.end_date }));
-    return withColumns(whole, columns, statements, inputs.scales.get(currencyId)!);
+    return { company_name, ...withColumns(whole, columns, statements, inputs.scales.get(currencyId)!) };
   });
 }
 
@@ -243,6 +251,7 @@ export async function generalLedger(ctx: ServiceContext, input: GeneralLedgerInp
     });
     const next: Keyset | undefined = page.next === undefined ? undefined : [...page.next, running.toString()];
     return {
+      company_name: await companyNameOf(reads),
       account_id: account.id,
       account_number: account.account_number,
       account_name: account.name,

@@ -1,10 +1,12 @@
 /**
- * Settings: the default retained earnings account and, for the other currencies, one retained
- * earnings account per currency. Each is stored under its own key (`retained_earnings_account_id`,
- * and `retained_earnings_account_id:<currency_id>` per currency), so a change touches only its rows.
+ * Settings: the company name, the default retained earnings account and, for the other currencies,
+ * one retained earnings account per currency. Each is stored under its own key (`company_name`,
+ * `retained_earnings_account_id`, and `retained_earnings_account_id:<currency_id>` per currency),
+ * so a change touches only its rows.
  */
 import { fieldChanges } from '../domain/audit.js';
 import { validationError } from '../domain/errors.js';
+import { normalizeCompanyName } from '../domain/settings/company-name.js';
 import type { Account } from '../domain/types.js';
 import type { SettingsView, UpdateSettingsInput } from '../schemas/settings.js';
 import { type Actor, requirePermission } from './actor.js';
@@ -13,6 +15,7 @@ import type { ServiceContext } from './context.js';
 import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
 
 export const RETAINED_EARNINGS_KEY = 'retained_earnings_account_id';
+export const COMPANY_NAME_KEY = 'company_name';
 const PER_CURRENCY_PREFIX = `${RETAINED_EARNINGS_KEY}:`;
 
 /** The settings key of a currency's own retained earnings account. */
@@ -32,6 +35,7 @@ export function perCurrencyRetainedEarnings(settings: ReadonlyMap<string, string
 async function readSettings(reads: LedgerReads): Promise<SettingsView> {
   const all = await reads.allSettings();
   return {
+    company_name: all.get(COMPANY_NAME_KEY) ?? null,
     retained_earnings_account_id: all.get(RETAINED_EARNINGS_KEY) ?? null,
     retained_earnings_account_ids: perCurrencyRetainedEarnings(all),
   };
@@ -39,6 +43,11 @@ async function readSettings(reads: LedgerReads): Promise<SettingsView> {
 
 export async function getSettings(ctx: ServiceContext): Promise<SettingsView> {
   return ctx.store.read(readSettings);
+}
+
+/** The company name reports and exports carry, or null when none is set. */
+export async function companyNameOf(reads: LedgerReads): Promise<string | null> {
+  return (await reads.getSetting(COMPANY_NAME_KEY)) ?? null;
 }
 
 /** A retained earnings account must be an active equity account, not a control account (and, per currency, in that currency). */
@@ -59,6 +68,9 @@ async function eligibleAccount(tx: LedgerTx, id: string, field: string): Promise
 
 export async function updateSettings(ctx: ServiceContext, actor: Actor, input: UpdateSettingsInput): Promise<SettingsView> {
   requirePermission(actor, 'settings:write');
+  // Checked before the transaction: a bad name changes nothing, whatever else the body holds.
+  const companyName = input.company_name === undefined || input.company_name === null
+    ? input.company_name : normalizeCompanyName(input.company_name);
   return ctx.store.write(async (tx) => {
     const before = await readSettings(tx);
     let defaultId = before.retained_earnings_account_id;
@@ -91,6 +103,8 @@ export async function updateSettings(ctx: ServiceContext, actor: Actor, input: U
         `${currency?.code ?? defaultAccount.currency_id} is the default retained earnings account's currency; it takes no second account`,
         field, `Change retained_earnings_account_id for ${currency?.code ?? 'that currency'}, or remove it from retained_earnings_account_ids with null`);
     }
+    if (companyName === null) await tx.deleteSetting(COMPANY_NAME_KEY);
+    else if (companyName !== undefined && companyName !== before.company_name) await tx.setSetting(COMPANY_NAME_KEY, companyName);
     if (defaultId !== null) await tx.setSetting(RETAINED_EARNINGS_KEY, defaultId);
     for (const currencyId of Object.keys(before.retained_earnings_account_ids)) {
       if (perCurrency[currencyId] === undefined) await tx.deleteSetting(retainedEarningsKeyOf(currencyId));
@@ -101,7 +115,7 @@ export async function updateSettings(ctx: ServiceContext, actor: Actor, input: U
     const after = await readSettings(tx);
     await recordAudit(ctx, tx, actor, {
       action: 'settings.update', target_type: 'settings', target_id: null,
-      changes: fieldChanges(before, after, ['retained_earnings_account_id', 'retained_earnings_account_ids']),
+      changes: fieldChanges(before, after, ['company_name', 'retained_earnings_account_id', 'retained_earnings_account_ids']),
     });
     return after;
   });

@@ -373,7 +373,7 @@ describe('summary reports', () => {
     it('gets a balance sheet of zeros formatted at its own scale', async () => {
       const sheet = await report(api, 'balance-sheet', { currency_id: chf.id });
       expect(sheet).toEqual({
-        currency_id: chf.id, as_of_date: null, period_id: null,
+        company_name: null, currency_id: chf.id, as_of_date: null, period_id: null,
         assets: { accounts: [], total: '0', display_total: '0.000' },
         liabilities: { accounts: [], total: '0', display_total: '0.000' },
         equity: {
@@ -387,7 +387,7 @@ describe('summary reports', () => {
 
     it('gets an income statement of zeros formatted at its own scale', async () => {
       expect(await report(api, 'income-statement', { currency_id: chf.id, period_id: h2.id })).toEqual({
-        currency_id: chf.id, period_id: h2.id, start_date: '2026-07-01', end_date: '2026-12-31', revenue: [], expenses: [],
+        company_name: null, currency_id: chf.id, period_id: h2.id, start_date: '2026-07-01', end_date: '2026-12-31', revenue: [], expenses: [],
         total_revenue: '0', display_total_revenue: '0.000', total_expenses: '0', display_total_expenses: '0.000',
         net_income: '0', display_net_income: '0.000',
       });
@@ -395,7 +395,7 @@ describe('summary reports', () => {
 
     it('gets an empty, balanced trial balance', async () => {
       expect(await report(api, 'trial-balance', { currency_id: chf.id }))
-        .toEqual({ period_id: null, currency_id: chf.id, as_of_date: null, start_date: null, end_date: null, basis: 'balance',
+        .toEqual({ company_name: null, period_id: null, currency_id: chf.id, as_of_date: null, start_date: null, end_date: null, basis: 'balance',
           label: 'Balances, all time', rows: [], totals: [], is_balanced: true });
     });
   });
@@ -455,7 +455,7 @@ describe('reports of a new ledger with one currency and no accounts', () => {
       display_total_liabilities_and_equity: '0.00000000', is_balanced: true,
     });
     expect(await report(api, 'income-statement')).toMatchObject({ currency_id: btc.id, net_income: '0', display_net_income: '0.00000000' });
-    expect(await report(api, 'trial-balance')).toEqual({ period_id: null, currency_id: null, as_of_date: null, start_date: null,
+    expect(await report(api, 'trial-balance')).toEqual({ company_name: null, period_id: null, currency_id: null, as_of_date: null, start_date: null,
       end_date: null, basis: 'balance', label: 'Balances, all time', rows: [], totals: [], is_balanced: true });
   });
 });

@@ -31,7 +31,7 @@ describe('settings', () => {
     const fresh = await startApi();
     try {
       expect(await fresh.request('GET', SETTINGS)).toMatchObject({ status: 200, body: { data: { retained_earnings_account_id: null } } });
-      expect((await fresh.request('GET', SETTINGS)).body.data).toEqual({ retained_earnings_account_id: null, retained_earnings_account_ids: {} });
+      expect((await fresh.request('GET', SETTINGS)).body.data).toEqual({ company_name: null, retained_earnings_account_id: null, retained_earnings_account_ids: {} });
     } finally {
       await fresh.close();
     }
@@ -40,15 +40,15 @@ describe('settings', () => {
   it('sets the retained earnings account to an active equity account that is not a control account', async () => {
     const response = await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: { retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} } });
-    expect((await api.request('GET', SETTINGS)).body).toEqual({ data: { retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} } });
+    expect(response.body).toEqual({ data: { company_name: null, retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} } });
+    expect((await api.request('GET', SETTINGS)).body).toEqual({ data: { company_name: null, retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} } });
   });
 
   it('changes the retained earnings account, also to an equity sub-account', async () => {
     expect(dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.otherEquity!.id })))
-      .toEqual({ retained_earnings_account_id: accounts.otherEquity!.id, retained_earnings_account_ids: {} });
+      .toEqual({ company_name: null, retained_earnings_account_id: accounts.otherEquity!.id, retained_earnings_account_ids: {} });
     expect(dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.equitySub!.id })))
-      .toEqual({ retained_earnings_account_id: accounts.equitySub!.id, retained_earnings_account_ids: {} });
+      .toEqual({ company_name: null, retained_earnings_account_id: accounts.equitySub!.id, retained_earnings_account_ids: {} });
     dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id }));
   });
 
@@ -63,7 +63,7 @@ describe('settings', () => {
     dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id }));
     const response = await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts[key]!.id });
     expectError(response, 400, 'VALIDATION_ERROR', 'retained_earnings_account_id');
-    expect(dataOf(await api.request('GET', SETTINGS))).toEqual({ retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} });
+    expect(dataOf(await api.request('GET', SETTINGS))).toEqual({ company_name: null, retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} });
   });
 
   it('refuses an unknown account with VALIDATION_ERROR naming retained_earnings_account_id', async () => {

@@ -301,7 +301,7 @@ describe('API keys on the command line', () => {
       '--normal-balance', 'credit'], { db: fresh }).data.id;
     ledgerJson(['periods', 'create', '--name', 'FY', '--start', '2026-01-01', '--end', '2026-12-31'], { db: fresh });
     expect(ledgerJson(['settings', 'set', 'retained-earnings-account', equity], { db: fresh }))
-      .toEqual({ data: { retained_earnings_account_id: equity, retained_earnings_account_ids: {} } });
+      .toEqual({ data: { company_name: null, retained_earnings_account_id: equity, retained_earnings_account_ids: {} } });
     ledgerJson(['currencies', 'create', '--code', 'ETH', '--name', 'Ether', '--symbol', 'E', '--asset-scale', '18', '--type', 'crypto',
       '--caip19', 'eip155:1/slip44:60'], { db: fresh });
     const reads = [['currencies', 'list'], ['accounts', 'list'], ['accounts', 'get', equity], ['periods', 'list'], ['reports', 'trial-balance'],

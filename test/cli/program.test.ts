@@ -20,7 +20,8 @@ const DOCUMENTED_COMMANDS = [
   'periods list', 'periods get', 'periods create', 'periods close',
   'reports trial-balance', 'reports balance-sheet', 'reports income-statement', 'reports general-ledger', 'reports aged-balances',
   'users list', 'users get', 'users create', 'users create-service-account', 'users rotate-key',
-  'settings get', 'settings set retained-earnings-account', 'settings unset retained-earnings-account',
+  'settings get', 'settings set company-name', 'settings set retained-earnings-account', 'settings unset company-name',
+  'settings unset retained-earnings-account',
   'audit-log',
   'export', 'copy', 'verify', 'backup', 'mcp',
 ];

@@ -59,7 +59,7 @@ export function registerExportCommand(program: Command): void {
       for (const account of accounts.values()) {
         if (!currencies.has(account.currency_id)) currencies.set(account.currency_id, await service.ctx.currency(account.currency_id));
       }
-      const context = { accounts, currencies };
+      const context = { accounts, currencies, companyName: (await service.getSettings()).company_name };
       const out = options.out === undefined ? stdoutWriter() : fileWriter(options.out);
       let count = 0;
       try {

@@ -32,6 +32,7 @@ export function registerReportCommands(program: Command): void {
         printJson({ data: report });
         return;
       }
+      printCompanyLine(report.company_name);
       process.stdout.write(`${report.label}\n`);
       // Grouped by currency (by code), each group followed by its totals: amounts of different
       // currencies never share a column unlabelled. People read codes; the ids stay in --json.
@@ -65,8 +66,12 @@ export function registerReportCommands(program: Command): void {
     .action(withService(async (service, { json }, options: { asOf?: string; period?: string; currency?: string }) => {
       const ids = await resolvedIds(service, { period: options.period, currency: options.currency });
       const report = await service.balanceSheet({ as_of_date: options.asOf, period_id: ids.period, currency_id: ids.currency });
-      if (json) printJson({ data: report });
-      else printBalanceSheet(report, (await service.getCurrency(report.currency_id)).code);
+      if (json) {
+        printJson({ data: report });
+        return;
+      }
+      printCompanyLine(report.company_name);
+      printBalanceSheet(report, (await service.getCurrency(report.currency_id)).code);
     }));
 
   reports.command('income-statement')
@@ -88,6 +93,7 @@ export function registerReportCommands(program: Command): void {
         return;
       }
       const { code } = await service.getCurrency(report.currency_id);
+      printCompanyLine(report.company_name);
       if (report.columns !== undefined) printIncomeColumns(report, code);
       else printIncomeStatement(report, code);
     }));
@@ -121,6 +127,7 @@ export function registerReportCommands(program: Command): void {
         return;
       }
       const { code } = await service.getCurrency(report.currency_id);
+      printCompanyLine(report.company_name);
       printFields([['Account', `${report.account_number} ${report.account_name}`], ['Currency', code],
         ['Range', `${report.start_date ?? 'beginning'} to ${report.end_date ?? 'today'}`],
         ['Starting balance', groupThousands(report.display_starting_balance)]]);
@@ -144,6 +151,11 @@ export function registerReportCommands(program: Command): void {
       if (json) printJson({ data: report });
       else printAgedBalances(report, (await service.getCurrency(report.currency_id)).code);
     }));
+}
+
+/** A report's first line names the company (the company_name setting), when one is set. */
+function printCompanyLine(companyName: string | null): void {
+  if (companyName !== null) process.stdout.write(`${companyName}\n`);
 }
 
 /** The codes of the given currencies, in code order (each currency once). */
@@ -199,6 +211,7 @@ function printIncomeColumns(report: IncomeStatement, code: string): void {
 
 /** One row per sub-account with a balance, then the totals; the buckets are the API's. */
 function printAgedBalances(report: AgedBalancesView, code: string): void {
+  printCompanyLine(report.company_name);
   process.stdout.write(`Aged balances of ${report.account_number} ${report.account_name} as of ${report.as_of_date}\n`);
   const amounts = (row: AgedBalancesView['totals']) => [row.display_current, row.display_days_1_30, row.display_days_31_60,
     row.display_days_61_90, row.display_days_over_90, row.display_total];

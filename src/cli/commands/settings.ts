@@ -1,4 +1,4 @@
-/** `ledger settings get|set|unset retained-earnings-account`. */
+/** `ledger settings get`, `ledger settings set|unset company-name|retained-earnings-account`. */
 import type { Command } from 'commander';
 import type { SettingsView } from '../../schemas/settings.js';
 import { LOCAL_OPERATOR } from '../../service/actor.js';
@@ -10,9 +10,10 @@ import { printFields } from '../render/format.js';
 import { resolveAccount } from '../resolve-names.js';
 import { withService } from '../with-service.js';
 
-/** The settings as lines: the default account, then one line per other currency (by its code). */
+/** The settings as lines: the company name, the default account, then one line per other currency (by its code). */
 async function printSettings(service: LedgerService, settings: SettingsView): Promise<void> {
-  const fields: [string, string | null][] = [['Retained earnings account', settings.retained_earnings_account_id]];
+  const fields: [string, string | null][] = [['Company name', settings.company_name],
+    ['Retained earnings account', settings.retained_earnings_account_id]];
   for (const [currencyId, accountId] of Object.entries(settings.retained_earnings_account_ids)) {
     const code = (await service.getCurrency(currencyId).catch(() => undefined))?.code ?? currencyId;
     fields.push([`Retained earnings account (${code})`, accountId]);
@@ -41,6 +42,15 @@ export function registerSettingsCommands(program: Command): void {
     }));
 
   const set = settings.command('set').description('Change a setting');
+  set.command('company-name <name>')
+    .description('Set the company name printed at the top of every report and export (1 to 200 characters, one line)')
+    .addHelpText('after', '\nExample:\n  $ ledger settings set company-name "Acme Ltd"')
+    .action(withService(async (service, { json }, _options: object, name: string) => {
+      const updated = await service.updateSettings(LOCAL_OPERATOR, { company_name: name });
+      if (json) printJson({ data: updated });
+      else await printSettings(service, updated);
+    }));
+
   set.command('retained-earnings-account <account>')
     .description('Set the retained earnings account (an active equity account, not a control account; by id, number or name); '
       + 'with --currency, the one for that currency\'s closing entries')
@@ -58,6 +68,15 @@ export function registerSettingsCommands(program: Command): void {
     }));
 
   const unset = settings.command('unset').description('Remove a setting');
+  unset.command('company-name')
+    .description('Remove the company name: reports and exports print none')
+    .addHelpText('after', '\nExample:\n  $ ledger settings unset company-name')
+    .action(withService(async (service, { json }) => {
+      const updated = await service.updateSettings(LOCAL_OPERATOR, { company_name: null });
+      if (json) printJson({ data: updated });
+      else await printSettings(service, updated);
+    }));
+
   unset.command('retained-earnings-account')
     .description('Remove the retained earnings account of a currency other than the default\'s')
     .requiredOption('--currency <currency>', 'currency id or code')

@@ -2,6 +2,10 @@
  * Writers for `ledger export`: hledger journal, Beancount and CSV. Each turns accounts, currencies
  * and entries into text, entry by entry, so an export of any size streams with flat memory.
  * Amounts are written exactly (formatAmount from the money module), never through floats.
+ *
+ * The company name (a setting) heads the journals: a comment line in hledger's, the `title`
+ * option in Beancount's (which Fava and bean-report show). The CSV has no place for it: its first
+ * row is the header that spreadsheets and `ledger import` expect, so it carries none.
  */
 import { csvField } from '../../domain/export/csv-cell.js';
 import { formatAmount } from '../../domain/money/amount.js';
@@ -11,6 +15,8 @@ import type { EntryView } from '../../schemas/journal-entry.js';
 export interface ExportContext {
   accounts: ReadonlyMap<string, Account>;
   currencies: ReadonlyMap<string, Currency>;
+  /** The company_name setting; it is one line without control characters (the setting's rule). */
+  companyName: string | null;
 }
 
 export interface ExportFormat {
@@ -41,8 +47,9 @@ function hledgerName(account: Account, accounts: ReadonlyMap<string, Account>): 
 const hledgerCommodity = (code: string) => (/^[A-Za-z]+$/.test(code) ? code : `"${code.replace(/"/g, '')}"`);
 
 export const hledgerFormat: ExportFormat = {
-  header({ currencies }) {
-    const lines = ['; Exported by ledger. Amounts are exact; debits positive, credits negative.', ''];
+  header({ currencies, companyName }) {
+    const lines = [...(companyName === null ? [] : [`; ${companyName}`]),
+      '; Exported by ledger. Amounts are exact; debits positive, credits negative.', ''];
     for (const currency of currencies.values()) {
       lines.push(`commodity ${formatAmount(1000n * 10n ** BigInt(currency.asset_scale), currency.asset_scale)} ${hledgerCommodity(currency.code)}`);
     }
@@ -84,8 +91,9 @@ export function beancountCurrency(code: string): string {
 const quoted = (text: string) => `"${oneLine(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
 export const beancountFormat: ExportFormat = {
-  header({ accounts, currencies }) {
-    const lines = ['; Exported by ledger. Amounts are exact; debits positive, credits negative.', 'option "title" "ledger export"', ''];
+  header({ accounts, currencies, companyName }) {
+    const lines = ['; Exported by ledger. Amounts are exact; debits positive, credits negative.',
+      `option "title" ${quoted(companyName ?? 'ledger export')}`, ''];
     for (const account of accounts.values()) {
       if (account.has_subledger) continue;
       lines.push(`1970-01-01 open ${beancountName(account, accounts)} ${beancountCurrency(currencies.get(account.currency_id)!.code)}`);

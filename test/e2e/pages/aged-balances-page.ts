@@ -12,7 +12,6 @@ export class AgedBalancesPage extends ReportPage {
   get table(): Locator { return this.page.getByTestId('aged-balances-table'); }
   get rows(): Locator { return this.page.getByTestId('aged-balances-row'); }
   get totals(): Locator { return this.page.getByTestId('aged-balances-totals'); }
-  get exportCsv(): Locator { return this.page.getByTestId('report-export-csv'); }
 
   /** Chooses the control account by the text of its option ("1200 · Receivables"). */
   async chooseAccount(text: string): Promise<void> {

@@ -25,6 +25,9 @@ export class ReportPage extends AppShell {
   }
 
   get frame(): Locator { return this.page.getByTestId(`report-${this.report}`); }
+  /** The company name above the report's title (the company_name setting). */
+  get company(): Locator { return this.page.getByTestId('report-company'); }
+  get exportCsv(): Locator { return this.page.getByTestId('report-export-csv'); }
   get period(): Locator { return this.page.getByTestId('report-period'); }
   get account(): Locator { return this.page.getByTestId('report-account'); }
 

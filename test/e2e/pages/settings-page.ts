@@ -8,6 +8,11 @@ export class SettingsPage extends AppShell {
   readonly retainedEarnings = this.page.getByTestId('settings-retained-earnings');
   readonly retainedEarningsSelect = this.page.getByTestId('retained-earnings-select');
   readonly save = this.page.getByTestId('retained-earnings-save');
+  readonly companyName = this.page.getByTestId('company-name-input');
+  readonly companyNameSave = this.page.getByTestId('company-name-save');
+  readonly companyNameRemove = this.page.getByTestId('company-name-remove');
+  readonly companyNameCurrent = this.page.getByTestId('company-name-current');
+  readonly companyNameUnset = this.page.getByTestId('company-name-unset');
 
   /** The row of a currency other than the default's, in "Retained earnings per currency". */
   currencyRow(code: string) {

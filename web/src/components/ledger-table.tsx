@@ -5,8 +5,8 @@
 import { useEffect, useState } from 'react';
 import { reports } from '../api/endpoints.js';
 import type { CurrencyView, GeneralLedgerInput, GeneralLedgerView } from '../api/types.js';
-import { downloadCsv } from '../lib/csv.js';
-import { formatDate } from '../lib/dates.js';
+import { csvFileName, downloadCsv, reportCoverage } from '../lib/csv.js';
+import { formatDate, todayIso } from '../lib/dates.js';
 import { groupDigits } from '../lib/money.js';
 import { Link } from '../lib/router.js';
 import { useApi } from '../lib/use-api.js';
@@ -20,7 +20,11 @@ function paramsKey(params: LedgerParams): string {
   return JSON.stringify([params.account_id, params.period_id, params.start_date, params.end_date, params.sort]);
 }
 
-export async function exportLedgerCsv(params: LedgerParams, filename: string): Promise<void> {
+/**
+ * Downloads every line of the general ledger as CSV, named after the company, the account and the
+ * dates the answer covers (a period's own dates when one was asked for).
+ */
+export async function exportLedgerCsv(params: LedgerParams): Promise<void> {
   const pages: GeneralLedgerView[] = [];
   let cursor: string | undefined;
   for (;;) {
@@ -30,6 +34,7 @@ export async function exportLedgerCsv(params: LedgerParams, filename: string): P
     cursor = page.next_cursor;
   }
   const first = pages[0]!;
+  const filename = csvFileName(first.company_name, ['general-ledger', first.account_number, reportCoverage(first, todayIso())]);
   const rows = pages.flatMap((page) => page.lines.map((line) => [
     line.entry_date, line.journal_entry_id, line.description, line.line_description ?? '', line.reference ?? '', line.account_number,
     line.display_debit, line.display_credit, line.display_running_balance,
@@ -77,7 +82,7 @@ export function LedgerTable({ params, currency, showAccount = false, showExport 
   const exportCsv = async () => {
     setExporting(true);
     try {
-      await exportLedgerCsv(params, `general-ledger-${first.data?.account_number ?? params.account_id}.csv`);
+      await exportLedgerCsv(params);
     } catch (error) {
       setMoreError(error);
     } finally {

@@ -21,9 +21,11 @@ export const TYPE_LABELS: Record<AccountView['account_type'], string> = {
   asset: 'Assets', liability: 'Liabilities', equity: 'Equity', revenue: 'Revenue', expense: 'Expenses',
 };
 
-export function PeriodSelect({ periods, value, onChange, emptyLabel = 'All time', ...rest }: BaseProps & { periods: readonly PeriodView[] | undefined }) {
+/** Periods, newest first, each with its dates; the field is as wide as its longest option, so names show whole. */
+export function PeriodSelect({ periods, value, onChange, emptyLabel = 'All time', className, ...rest }:
+  BaseProps & { periods: readonly PeriodView[] | undefined }) {
   return (
-    <SelectField value={value} onChange={(event) => onChange(event.target.value)} {...rest}>
+    <SelectField value={value} onChange={(event) => onChange(event.target.value)} className={`field--period ${className ?? ''}`} {...rest}>
       <option value="">{emptyLabel}</option>
       {[...(periods ?? [])].reverse().map((period) => (
         <option key={period.id} value={period.id}>

@@ -2,6 +2,7 @@
 import { type CsvCell, toCsv } from './csv-text.js';
 
 export type { CsvCell };
+export { csvFileName, reportCoverage } from './csv-text.js';
 
 export function downloadCsv(filename: string, header: readonly string[], rows: readonly (readonly CsvCell[])[]): void {
   const blob = new Blob([toCsv(header, rows)], { type: 'text/csv;charset=utf-8' });

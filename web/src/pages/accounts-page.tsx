@@ -115,7 +115,7 @@ export function AccountsPage() {
       {sections.filter((section) => section.rows.length > 0).map((section) => (
         <Card key={section.type} title={TYPE_LABELS[section.type]} data-testid={`accounts-section-${section.type}`}>
           <div className="table-wrap">
-            <table className="table table--accounts">
+            <table className="table table--accounts table--stack">
               <thead>
                 <tr>
                   <th scope="col" className="col-number">Number</th>
@@ -149,7 +149,7 @@ function AccountRow({ account, depth, currency, balance, canWrite, onEdit, onAdd
   return (
     <tr className={`${depth > 0 ? 'row--child' : ''} ${account.is_active ? '' : 'row--inactive'}`} data-testid="account-row" data-account-id={account.id}>
       <td className="col-number mono">{account.account_number}</td>
-      <td>
+      <td className="cell-key">
         <span className={depth > 0 ? 'indent' : ''}>
           <span className="show-narrow mono muted">{account.account_number} </span>
           <Link to={`/accounts/${account.id}`}>{account.name}</Link>

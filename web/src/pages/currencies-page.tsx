@@ -27,7 +27,7 @@ export function CurrenciesPage() {
       {list.data && list.data.length > 0 ? (
         <div className="card card--flush">
           <div className="table-wrap">
-            <table className="table" data-testid="currencies-table">
+            <table className="table table--stack" data-testid="currencies-table">
               <thead>
                 <tr>
                   <th scope="col">Code</th><th scope="col">Name</th><th scope="col">Symbol</th><th scope="col" className="num">Decimals</th>
@@ -39,9 +39,9 @@ export function CurrenciesPage() {
                 {list.data.map((currency) => (
                   <tr key={currency.id} data-testid="currency-row">
                     <td className="mono"><strong>{currency.code}</strong></td>
-                    <td>{currency.name}</td>
+                    <td className="cell-key">{currency.name}</td>
                     <td>{currency.symbol}</td>
-                    <td className="num">{currency.asset_scale}</td>
+                    <td className="num">{currency.asset_scale}<span className="show-narrow muted"> decimals</span></td>
                     <td><Badge tone={currency.asset_type === 'fiat' ? 'neutral' : 'info'}>{currency.asset_type}</Badge></td>
                     <td className="hide-narrow mono muted">{currency.caip19_id}</td>
                     {can('currencies:write') ? (

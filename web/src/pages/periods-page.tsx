@@ -38,7 +38,7 @@ export function PeriodsPage() {
       {rows.length > 0 ? (
         <div className="card card--flush">
           <div className="table-wrap">
-            <table className="table" data-testid="periods-table">
+            <table className="table table--stack" data-testid="periods-table">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -52,7 +52,7 @@ export function PeriodsPage() {
               <tbody>
                 {rows.map((period) => (
                   <tr key={period.id} data-testid="period-row" data-period-id={period.id}>
-                    <td>
+                    <td className="cell-key">
                       <Link to={`/journal?period=${period.id}`} title="Entries in this period">{period.name}</Link>
                       {period.start_date <= today && today <= period.end_date ? <> <Badge tone="info">today</Badge></> : null}
                       <span className="show-narrow muted small"><br />{formatRange(period.start_date, period.end_date)}</span>

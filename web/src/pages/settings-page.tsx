@@ -1,10 +1,13 @@
-/** Settings: the retained earnings account (the default, and one per other currency), and who you are signed in as. */
+/**
+ * Settings: the company name printed on reports, the retained earnings account (the default, and
+ * one per other currency), and who you are signed in as.
+ */
 import { type FormEvent, useEffect, useState } from 'react';
 import { settings as settingsApi } from '../api/endpoints.js';
 import { type AccountView, type CurrencyView, PERMISSION_KEYS, type SettingsView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { AccountSelect } from '../components/pickers.js';
-import { Badge, Button, Card, ErrorNotice, Loading, Notice, PageHeader } from '../components/ui.js';
+import { Badge, Button, Card, ErrorNotice, InputField, Loading, Notice, PageHeader } from '../components/ui.js';
 import { fieldError } from '../lib/form-errors.js';
 import { accountLabel, useAccounts, useCurrencies, useCurrencyMap, useSettings } from '../lib/reference.js';
 import { Link } from '../lib/router.js';
@@ -36,6 +39,7 @@ export function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" />
+      {settings.data ? <CompanyName current={settings.data.company_name} canWrite={can('settings:write')} /> : null}
       <Card title="Retained earnings account" data-testid="settings-retained-earnings">
         <p className="muted">Closing a period moves its net income here. It must be an active equity account that is not a control account;
           its currency is also the default currency of the balance sheet and income statement.</p>
@@ -77,6 +81,43 @@ export function SettingsPage() {
           {' '}<a href="/api/v1/openapi.json" target="_blank" rel="noreferrer">/api/v1/openapi.json</a>).</p>
       </Card>
     </>
+  );
+}
+
+/** The company name every report, print-out and CSV file name carries. */
+function CompanyName({ current, canWrite }: { current: string | null; canWrite: boolean }) {
+  const [name, setName] = useState(current ?? '');
+  const { busy, error, run } = useSubmit();
+  useEffect(() => setName(current ?? ''), [current]);
+
+  const save = (companyName: string | null) => void run(async () => {
+    await settingsApi.update({ company_name: companyName });
+    invalidate();
+    toast(companyName === null ? 'Company name removed' : 'Company name saved');
+  });
+  // Saving an emptied field removes the name, as "Remove" does.
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save(name.trim() === '' ? null : name);
+  };
+
+  return (
+    <Card title="Company name" data-testid="settings-company">
+      <p className="muted">Printed at the top of every report and print-out, and at the start of CSV file names.</p>
+      <p>Currently: {current ? <strong data-testid="company-name-current">{current}</strong> : <strong data-testid="company-name-unset">not set</strong>}</p>
+      {canWrite ? (
+        <form className="form form--inline" onSubmit={submit}>
+          <InputField label="Company name" value={name} onChange={(event) => setName(event.target.value)} className="field--grow"
+            autoComplete="organization" hint="1 to 200 characters, one line" error={fieldError(error, 'company_name')}
+            data-testid="company-name-input" />
+          <Button type="submit" variant="primary" busy={busy} disabled={name.trim() === (current ?? '')} data-testid="company-name-save">Save</Button>
+          {current !== null ? (
+            <Button onClick={() => save(null)} disabled={busy} data-testid="company-name-remove">Remove</Button>
+          ) : null}
+        </form>
+      ) : null}
+      {error && !fieldError(error, 'company_name') ? <ErrorNotice error={error} /> : null}
+    </Card>
   );
 }
 

@@ -65,7 +65,7 @@ export function UsersPage() {
       {list.data && list.data.length > 0 ? (
         <div className="card card--flush">
           <div className="table-wrap">
-            <table className="table" data-testid="users-table">
+            <table className="table table--stack" data-testid="users-table">
               <thead>
                 <tr>
                   <th scope="col">Name</th><th scope="col">Kind</th><th scope="col" className="hide-narrow">Permissions</th>
@@ -76,7 +76,7 @@ export function UsersPage() {
               <tbody>
                 {list.data.map((user) => (
                   <tr key={user.id} data-testid="user-row" data-user-id={user.id} className={user.is_active ? '' : 'row--inactive'}>
-                    <td>
+                    <td className="cell-key">
                       <strong>{user.name}</strong>{user.id === me.id ? <span className="muted"> (you)</span> : null}
                       <div className="muted small">{user.email ?? ''}</div>
                     </td>

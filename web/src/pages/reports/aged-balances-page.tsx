@@ -6,13 +6,13 @@ import { reports } from '../../api/endpoints.js';
 import type { AgedBalancesView } from '../../api/types.js';
 import { AccountSelect } from '../../components/pickers.js';
 import { EmptyState, ErrorNotice, InputField, Loading, Money } from '../../components/ui.js';
-import { downloadCsv } from '../../lib/csv.js';
+import { csvFileName, downloadCsv } from '../../lib/csv.js';
 import { formatDate, todayIso } from '../../lib/dates.js';
 import { groupDigits } from '../../lib/money.js';
 import { accountLabel, useAccounts, useCurrencyMap } from '../../lib/reference.js';
 import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
 import { useApi } from '../../lib/use-api.js';
-import { ReportFrame, reportFileName } from './report-frame.js';
+import { ReportFrame } from './report-frame.js';
 
 type Buckets = AgedBalancesView['totals'];
 
@@ -40,7 +40,7 @@ export function AgedBalancesPage() {
   const update = (changes: Record<string, string>) => setSearchParams({ account: accountId, as_of: asOf, ...changes });
   const hasControlAccounts = accounts.data?.some((row) => row.has_subledger);
 
-  const exportCsv = (data: AgedBalancesView) => downloadCsv(reportFileName('aged-balances', [data.account_number, data.as_of_date]),
+  const exportCsv = (data: AgedBalancesView) => downloadCsv(csvFileName(data.company_name, ['aged-balances', data.account_number, data.as_of_date]),
     ['account_number', 'account_name', 'entity_id', ...BUCKETS.map((bucket) => bucket.csv)], [
       ...data.rows.map((row) => [row.account_number, row.account_name, row.entity_id ?? '', ...BUCKETS.map((bucket) => bucket.display(row))]),
       ['', 'Total', '', ...BUCKETS.map((bucket) => bucket.display(data.totals))],

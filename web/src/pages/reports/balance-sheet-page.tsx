@@ -3,13 +3,13 @@ import { reports } from '../../api/endpoints.js';
 import type { BalanceSheetSectionView, BalanceSheetView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect } from '../../components/pickers.js';
 import { Badge, EmptyState, ErrorNotice, InputField, Loading, Money } from '../../components/ui.js';
-import { downloadCsv } from '../../lib/csv.js';
+import { csvFileName, downloadCsv, reportCoverage } from '../../lib/csv.js';
 import { formatDate, todayIso } from '../../lib/dates.js';
 import { groupDigits } from '../../lib/money.js';
 import { accountLabel, useAccountMap, usePeriods } from '../../lib/reference.js';
 import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
 import { useApi } from '../../lib/use-api.js';
-import { ReportFrame, reportFileName } from './report-frame.js';
+import { ReportFrame } from './report-frame.js';
 import { withGroupHeaders } from './group-rows.js';
 import { useReportCurrency } from './use-report-currency.js';
 
@@ -31,7 +31,9 @@ export function BalanceSheetPage() {
       ...part.accounts.map((row) => [name, row.account_number ?? '', row.account_name, row.display_balance]),
       [name, '', `Total ${name}`, part.display_total],
     ];
-    downloadCsv(reportFileName('balance-sheet', [period?.name ?? asOf, currency?.code]), ['section', 'account_number', 'account_name', 'balance'], [
+    // Only a currency chosen in the URL goes into the name: the default one is the ledger's usual.
+    const chosen = search.get('currency') ? currency?.code : undefined;
+    downloadCsv(csvFileName(data.company_name, ['balance-sheet', reportCoverage(data, todayIso()), chosen]), ['section', 'account_number', 'account_name', 'balance'], [
       ...section('assets', data.assets), ...section('liabilities', data.liabilities), ...section('equity', data.equity),
       ['', '', 'Total liabilities and equity', data.display_total_liabilities_and_equity],
     ]);

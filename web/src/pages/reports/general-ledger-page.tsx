@@ -6,7 +6,7 @@ import { EmptyState, ErrorNotice, InputField, SelectField } from '../../componen
 import { formatDate } from '../../lib/dates.js';
 import { accountLabel, useAccounts, useCurrencyMap, usePeriods } from '../../lib/reference.js';
 import { setSearchParams, useSearchParams } from '../../lib/router.js';
-import { ReportFrame, reportFileName } from './report-frame.js';
+import { ReportFrame } from './report-frame.js';
 
 export function GeneralLedgerPage() {
   const search = useSearchParams();
@@ -35,7 +35,7 @@ export function GeneralLedgerPage() {
     setExporting(true);
     setExportError(undefined);
     try {
-      await exportLedgerCsv(params, reportFileName('general-ledger', [account?.account_number, period?.name ?? (start || end ? `${start}_${end}` : undefined)]));
+      await exportLedgerCsv(params);
     } catch (error) {
       setExportError(error);
     } finally {

@@ -6,13 +6,13 @@ import { reports } from '../../api/endpoints.js';
 import type { IncomeStatementView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect } from '../../components/pickers.js';
 import { Button, EmptyState, ErrorNotice, InputField, Loading, Money, SelectField } from '../../components/ui.js';
-import { downloadCsv } from '../../lib/csv.js';
+import { csvFileName, downloadCsv, reportCoverage } from '../../lib/csv.js';
 import { formatDate, todayIso } from '../../lib/dates.js';
 import { groupDigits } from '../../lib/money.js';
 import { accountLabel, useAccountMap, usePeriods } from '../../lib/reference.js';
 import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
 import { useApi } from '../../lib/use-api.js';
-import { ReportFrame, reportFileName } from './report-frame.js';
+import { ReportFrame } from './report-frame.js';
 import { withGroupHeaders } from './group-rows.js';
 import { useReportCurrency } from './use-report-currency.js';
 
@@ -54,8 +54,11 @@ export function IncomeStatementPage() {
   });
   const today = todayIso();
 
-  const exportCsv = (data: IncomeStatementView) => data.columns ? exportColumnsCsv(data, currency?.code) : downloadCsv(
-    reportFileName('income-statement', [period?.name ?? (startDate || endDate ? `${startDate}_${endDate}` : 'all-time'), currency?.code]),
+  // Only a currency chosen in the URL goes into the name: the default one is the ledger's usual.
+  const fileName = (data: IncomeStatementView) => csvFileName(data.company_name, [
+    'income-statement', reportCoverage(data, today), data.columns ? `by-${columns}` : undefined, search.get('currency') ? currency?.code : undefined,
+  ]);
+  const exportCsv = (data: IncomeStatementView) => data.columns ? exportColumnsCsv(data, fileName(data)) : downloadCsv(fileName(data),
     ['section', 'account_number', 'account_name', 'amount'], [
       ...data.revenue.map((row) => ['revenue', row.account_number, row.account_name, row.display_amount]),
       ['revenue', '', 'Total revenue', data.display_total_revenue],
@@ -148,10 +151,10 @@ function IncomeSection({ title, rows, total, totalValue, testId }: { title: stri
   );
 }
 
-function exportColumnsCsv(data: IncomeStatementView, code: string | undefined) {
+function exportColumnsCsv(data: IncomeStatementView, fileName: string) {
   const columns = data.columns ?? [];
   const cells = (row: Row) => (row.column_amounts ?? []).map((cell) => cell.display_amount);
-  downloadCsv(reportFileName('income-statement', [`${data.start_date}_${data.end_date}`, code]),
+  downloadCsv(fileName,
     ['section', 'account_number', 'account_name', ...columns.map((column) => column.label), 'total'], [
       ...data.revenue.map((row) => ['revenue', row.account_number, row.account_name, ...cells(row), row.display_amount]),
       ['revenue', '', 'Total revenue', ...columns.map((column) => column.display_total_revenue), data.display_total_revenue],

@@ -1,7 +1,8 @@
-/** The frame every report shares: title, parameter bar, CSV and print buttons, a print heading. */
+/** The frame every report shares: company, title, parameter bar, CSV and print buttons, a print heading. */
 import type { ReactNode } from 'react';
 import { Button, PageHeader } from '../../components/ui.js';
 import { formatTimestamp } from '../../lib/dates.js';
+import { useSettings } from '../../lib/reference.js';
 
 interface ReportFrameProps {
   title: string;
@@ -15,8 +16,11 @@ interface ReportFrameProps {
 }
 
 export function ReportFrame({ title, scope, parameters, onCsv, csvBusy, children, testId }: ReportFrameProps) {
+  // The company_name setting heads every report, on screen and on paper.
+  const companyName = useSettings().data?.company_name ?? null;
   return (
     <div className="report" data-testid={testId}>
+      {companyName !== null ? <p className="report__company" data-testid="report-company">{companyName}</p> : null}
       <PageHeader title={title} subtitle={scope}
         actions={<>
           {onCsv ? <Button onClick={onCsv} busy={csvBusy} data-testid="report-export-csv">Export CSV</Button> : null}
@@ -27,8 +31,4 @@ export function ReportFrame({ title, scope, parameters, onCsv, csvBusy, children
       <p className="print-only report__printed">Printed {formatTimestamp(new Date().toISOString())}</p>
     </div>
   );
-}
-
-export function reportFileName(report: string, parts: (string | undefined)[]): string {
-  return `${[report, ...parts.filter(Boolean)].join('-').replace(/[^A-Za-z0-9._-]+/g, '_')}.csv`;
 }

@@ -6,12 +6,13 @@ import { reports } from '../../api/endpoints.js';
 import type { TrialBalanceView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect, TYPE_LABELS } from '../../components/pickers.js';
 import { Badge, EmptyState, ErrorNotice, InputField, Loading, Money } from '../../components/ui.js';
-import { downloadCsv } from '../../lib/csv.js';
+import { csvFileName, downloadCsv, reportCoverage } from '../../lib/csv.js';
+import { todayIso } from '../../lib/dates.js';
 import { groupDigits } from '../../lib/money.js';
 import { useCurrencies, useCurrencyMap, usePeriods } from '../../lib/reference.js';
 import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
 import { useApi } from '../../lib/use-api.js';
-import { ReportFrame, reportFileName } from './report-frame.js';
+import { ReportFrame } from './report-frame.js';
 
 export function TrialBalancePage() {
   const search = useSearchParams();
@@ -35,7 +36,7 @@ export function TrialBalancePage() {
     period: periodId, as_of: asOfDate, start: startDate, end: endDate, currency: currencyId, ...changes,
   });
 
-  const exportCsv = (data: TrialBalanceView) => downloadCsv(reportFileName('trial-balance', [period?.name, currency?.code]),
+  const exportCsv = (data: TrialBalanceView) => downloadCsv(csvFileName(data.company_name, ['trial-balance', reportCoverage(data, todayIso()), currency?.code]),
     ['currency', 'account_number', 'account_name', 'account_type', 'debit_total', 'credit_total', 'net_balance', 'debit_balance',
       'credit_balance'],
     [
