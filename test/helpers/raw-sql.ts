@@ -49,7 +49,10 @@ export async function listTables(location: string): Promise<string[]> {
       ORDER BY table_schema, table_name`);
     return rows.map((row) => `${pg.escapeIdentifier(row.table_schema)}.${pg.escapeIdentifier(row.table_name)}`);
   }
-  const rows = await rawQuery<{ name: string }>(location, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  // Stored tables only, as on PostgreSQL: a virtual table (the FTS5 index, which cannot be scanned)
+  // keeps its data in shadow tables of its own, and those are listed.
+  const rows = await rawQuery<{ name: string }>(location,
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name");
   return rows.map((row) => `"${row.name.replaceAll('"', '""')}"`);
 }
 
