@@ -96,9 +96,15 @@ export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput
   });
 }
 
-/** Gross totals per account of entries dated in the range (either end open), as the difference of two snapshots. */
+/**
+ * Gross totals per account of entries dated in the range: a bounded range from the periods and days
+ * inside it; with an open end, as the difference of two snapshots.
+ */
 async function rangeTotals(reads: LedgerReads, range: DateRange): Promise<ReadonlyMap<string, Totals>> {
   if (range.start_date === undefined && range.end_date === undefined) return reads.accountTotals({});
+  if (range.start_date !== undefined && range.end_date !== undefined) {
+    return reads.accountTotals({ between: { start_date: range.start_date, end_date: range.end_date } });
+  }
   const [through, before] = await Promise.all([
     reads.accountTotals(range.end_date === undefined ? {} : { before_date: nextDay(range.end_date) }),
     range.start_date === undefined ? new Map<string, Totals>() : reads.accountTotals({ before_date: range.start_date }),
@@ -125,8 +131,8 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
 
 /**
  * Revenue and expenses of a period, of a date range (inclusive), or of all time, without closing
- * entries; optionally with month or quarter columns. A range is the difference of two "balance
- * before" snapshots, so it needs no line scan.
+ * entries; optionally with month or quarter columns. A range is read from the totals of the periods
+ * and days inside it, so it needs no line scan.
  */
 export async function incomeStatement(ctx: ServiceContext, input: IncomeStatementInput): Promise<CompanyNamed & IncomeStatement> {
   return ctx.store.read(async (reads) => {
@@ -173,20 +179,13 @@ function reportColumns(range: DateRange, interval: 'month' | 'quarter'): ReportC
   return columns;
 }
 
-/**
- * Each column's totals without closing entries: one "balance before" snapshot per column boundary
- * (consecutive snapshots subtract to a column), and the closing entries dated in each column.
- */
+/** Each column's totals without closing entries: the periods and days inside it, less its closing entries. */
 async function columnTotals(reads: LedgerReads, columns: readonly ReportColumn[]): Promise<Map<string, Totals>[]> {
-  const boundaries = [columns[0]!.start_date, ...columns.map((column) => nextDay(column.end_date))];
-  const snapshots: Map<string, Totals>[] = [];
-  for (const date of boundaries) snapshots.push(await reads.accountTotals({ before_date: date }));
   const result: Map<string, Totals>[] = [];
-  for (const [index, column] of columns.entries()) {
-    const before = snapshots[index]!;
-    const movement = new Map([...snapshots[index + 1]!].map(([accountId, total]) => [accountId, subtractTotals(total, before.get(accountId))]));
-    const closing = await reads.closingTotals({ range: { start_date: column.start_date, end_date: column.end_date } });
-    result.push(withoutClosing(movement, closing));
+  for (const column of columns) {
+    const range = { start_date: column.start_date, end_date: column.end_date };
+    const movement = await reads.accountTotals({ between: range });
+    result.push(withoutClosing(movement, await reads.closingTotals({ range })));
   }
   return result;
 }

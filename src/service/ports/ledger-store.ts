@@ -83,6 +83,8 @@ export type SortOrder = 'asc' | 'desc';
 export interface TotalsQuery {
   period_id?: string | undefined;
   before_date?: string | undefined;
+  /** Entries dated from start_date to end_date, both included. */
+  between?: { start_date: string; end_date: string } | undefined;
   account_ids?: readonly string[] | undefined;
 }
 

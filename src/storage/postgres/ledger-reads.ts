@@ -89,6 +89,18 @@ export function ledgerReads(q: PgQueries) {
           SELECT ${TOTALS} FROM account_daily_totals
             WHERE entry_date > (SELECT end_date FROM last) AND entry_date < $1
               AND ${accountFilter.replaceAll('$ACCOUNTS', '$2')}`, query.before_date, idParam);
+      } else if (query.between !== undefined) {
+        // Periods wholly inside the range by their totals; the days of the range before and after
+        // them (its partial periods) by daily totals. Any period between two inside ones is inside.
+        rows = await q.all<TotalsRow>(`WITH inside AS (SELECT id, start_date, end_date FROM periods WHERE start_date >= $1 AND end_date <= $2),
+            bounds AS (SELECT min(start_date) AS first, max(end_date) AS last FROM inside)
+          SELECT ${TOTALS} FROM account_period_totals
+            WHERE period_id IN (SELECT id FROM inside) AND ${accountFilter.replaceAll('$ACCOUNTS', '$3')}
+          UNION ALL
+          SELECT ${TOTALS} FROM account_daily_totals, bounds
+            WHERE entry_date >= $1 AND entry_date <= $2
+              AND (bounds.first IS NULL OR entry_date < bounds.first OR entry_date > bounds.last)
+              AND ${accountFilter.replaceAll('$ACCOUNTS', '$3')}`, query.between.start_date, query.between.end_date, idParam);
       } else {
         rows = await q.all<TotalsRow>(`SELECT ${TOTALS} FROM account_balances WHERE ${accountFilter.replaceAll('$ACCOUNTS', '$1')}`, idParam);
       }

@@ -83,6 +83,20 @@ export function ledgerReads(q: SqliteQueries) {
           ...q.all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_daily_totals
             WHERE entry_date > ? AND entry_date < ?${accountFilter}`, lastEnd, query.before_date, ...idParams),
         ];
+      } else if (query.between !== undefined) {
+        // Periods wholly inside the range by their totals; the days of the range before and after
+        // them (its partial periods) by daily totals. Any period between two inside ones is inside.
+        const { start_date: start, end_date: end } = query.between;
+        const inside = q.get<{ first: string | null; last: string | null }>(
+          'SELECT MIN(start_date) AS first, MAX(end_date) AS last FROM periods WHERE start_date >= ? AND end_date <= ?', start, end)!;
+        const days = (condition: string, ...bounds: string[]) => q.all<TotalsRow>(`SELECT account_id, debit_total, credit_total
+          FROM account_daily_totals WHERE ${condition}${accountFilter}`, ...bounds, ...idParams);
+        rows = inside.first === null || inside.last === null ? days('entry_date >= ? AND entry_date <= ?', start, end) : [
+          ...q.all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_period_totals
+            WHERE period_id IN (SELECT id FROM periods WHERE start_date >= ? AND end_date <= ?)${accountFilter}`, start, end, ...idParams),
+          ...days('entry_date >= ? AND entry_date < ?', start, inside.first),
+          ...days('entry_date > ? AND entry_date <= ?', inside.last, end),
+        ];
       } else {
         rows = q.all<TotalsRow>(`SELECT account_id, debit_total, credit_total FROM account_balances
           WHERE 1 = 1${accountFilter}`, ...idParams);

@@ -85,6 +85,25 @@ describe('storage contract: maintained totals', () => {
       expect((await context.store.accountTotals({ before_date: '2026-01-16' })).get(books.cash.id)).toEqual({ debit_total: 1_000n, credit_total: 300n });
     });
 
+    it('sums everything dated in a range: whole periods inside it by their totals, the partial ones by their days', async () => {
+      await postQuarter();
+      const may = monthPeriod('2026-05');
+      await context.store.write((tx) => tx.insertPeriod(may));
+      await post(fixtures.entry({ date: '2026-05-10', period: may, lines: [debit(books.cash, 19), credit(books.sales, 19)] }));
+      const dates = ['2025-12-31', '2026-01-01', '2026-01-15', '2026-01-31', '2026-02-01', '2026-02-14', '2026-02-28', '2026-03-01',
+        '2026-03-20', '2026-03-31', '2026-04-15', '2026-05-10', '2026-05-31', '2026-06-01'];
+      for (const start of dates) {
+        for (const end of dates.filter((date) => date >= start)) {
+          expect(await context.store.accountTotals({ between: { start_date: start, end_date: end } }), `${start} to ${end}`)
+            .toEqual(totalsOf(posted, (entry) => entry.entry_date >= start && entry.entry_date <= end));
+        }
+      }
+      const accountIds = [books.cash.id, 'account-unknown'];
+      expect(await context.store.accountTotals({ account_ids: accountIds, between: { start_date: '2026-01-10', end_date: '2026-03-05' } }))
+        .toEqual(totalsOf(posted, (entry) => entry.entry_date >= '2026-01-10' && entry.entry_date <= '2026-03-05', accountIds));
+      expect(await context.store.accountTotals({ account_ids: [], between: { start_date: '2026-01-01', end_date: '2026-12-31' } })).toEqual(new Map());
+    });
+
     it('sums everything dated before a date that falls in a gap between periods or after the last one', async () => {
       await postQuarter();
       const may = monthPeriod('2026-05');
