@@ -25,28 +25,18 @@ export function wordsText(words: readonly string[]): string {
   return words.join(' ');
 }
 
-/** Migration 9's backfill: the words and amount of every entry already posted, in posting order. */
+/** Migration 9's backfill: the words and amount of every entry already posted, streamed in posting order. */
 export function backfillEntrySearch(db: Database.Database): void {
-  backfill(db, true);
-}
-
-/** Migration 10's: the words again, into the index rebuilt without positions. */
-export function backfillEntryWords(db: Database.Database): void {
-  backfill(db, false);
-}
-
-function backfill(db: Database.Database, withAmounts: boolean): void {
   const insertWords = db.prepare(INSERT_ENTRY_WORDS);
   const insertAmount = db.prepare(INSERT_ENTRY_AMOUNT);
   const linesOf = db.prepare('SELECT description, debit_amount FROM journal_lines WHERE entry_seq = ? ORDER BY seq');
   const entries = db.prepare('SELECT seq, description, reference FROM journal_entries ORDER BY seq');
-  // All rows first: better-sqlite3 runs no other statement on a connection while one iterates.
-  for (const entry of entries.all() as { seq: number; description: string; reference: string | null }[]) {
+  const rows = entries.all() as { seq: number; description: string; reference: string | null }[];
+  for (const entry of rows) {
     const lines = linesOf.all(entry.seq) as { description: string | null; debit_amount: string }[];
-    insertWords.run(entry.seq, wordsText(entrySearchWords({ ...entry, lines })));
-    if (!withAmounts) continue;
     let debits = 0n;
     for (const line of lines) debits += parseStoredAmount(line.debit_amount);
+    insertWords.run(entry.seq, wordsText(entrySearchWords({ ...entry, lines })));
     insertAmount.run(entry.seq, amountKey(debits));
   }
 }

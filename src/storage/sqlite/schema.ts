@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { backfillEntrySearch, backfillEntryWords } from './entry-search.js';
+import { backfillEntrySearch } from './entry-search.js';
 import { chainOf, type StoredEntryRow, type StoredLineRow } from '../shared/chain-backfill.js';
 
 /**
@@ -335,17 +335,5 @@ CREATE INDEX journal_entries_reference ON journal_entries(reference, entry_date,
 CREATE INDEX journal_entries_type ON journal_entries(entry_type, entry_date, seq);
 `,
     backfill: backfillEntrySearch,
-  },
-  {
-    version: 10,
-    name: 'entry words without positions',
-    sql: `
--- A search matches words and word prefixes, never phrases: the index needs no word positions
--- (detail = none) and no word counts (columnsize = 0), which makes each post's insert cheaper.
-DROP TABLE entry_words;
-CREATE VIRTUAL TABLE entry_words USING fts5(words, content = '', detail = none, columnsize = 0,
-  tokenize = 'unicode61 remove_diacritics 0');
-`,
-    backfill: backfillEntryWords,
   },
 ];
