@@ -275,6 +275,8 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
         ['income statement, closed period', `/api/v1/reports/income-statement?period_id=${closedPeriod}`],
         ['income statement, all time', '/api/v1/reports/income-statement'],
         ['income statement, one month by dates', '/api/v1/reports/income-statement?start_date=2026-03-01&end_date=2026-03-31'],
+        ['income statement, days inside a period (5th-25th)', '/api/v1/reports/income-statement?start_date=2026-03-05&end_date=2026-03-25'],
+        ['income statement, year to date by month', '/api/v1/reports/income-statement?start_date=2026-01-01&end_date=2026-06-20&columns=month'],
         ['account balance (busiest account)', `/api/v1/accounts/${account}/balance`],
         ['general ledger, first page (busiest, 50 lines)', `/api/v1/reports/general-ledger?account_id=${account}`],
         ['general ledger, page deep in history (from 2026-09-14)', `/api/v1/reports/general-ledger?account_id=${account}&start_date=2026-09-14`],
