@@ -3,6 +3,10 @@ import { validationError } from './errors.js';
 
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** The first and last dates of the YYYY-MM-DD form: the ends of a range left open. */
+export const FIRST_DATE = '0001-01-01';
+export const LAST_DATE = '9999-12-31';
+
 export function isCalendarDate(text: string): boolean {
   const match = DATE_PATTERN.exec(text);
   if (!match) return false;

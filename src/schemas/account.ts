@@ -4,7 +4,7 @@ import { Amount, DisplayAmount, Id, NonEmpty, Nullable, PageQuery, Timestamp, Da
 const AccountType = Type.Union([
   Type.Literal('asset'), Type.Literal('liability'), Type.Literal('equity'), Type.Literal('revenue'), Type.Literal('expense'),
 ]);
-const NormalBalance = Type.Union([Type.Literal('debit'), Type.Literal('credit')]);
+export const NormalBalance = Type.Union([Type.Literal('debit'), Type.Literal('credit')]);
 
 export const Account = Type.Object({
   id: Id,

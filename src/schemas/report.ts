@@ -1,10 +1,19 @@
 import Type, { type Static } from 'typebox';
-import { accountLineFields } from './account.js';
+import { accountLineFields, NormalBalance } from './account.js';
 import { Amount, DateString, DisplayAmount, Id, Nullable, PageQuery } from './common.js';
 import { CompanyName } from './settings.js';
 
 /** Every report names the company it is about (the company_name setting), for printouts and files. */
 const companyField = { company_name: CompanyName };
+
+/** The account a report is about (the general ledger's account, the aged balances' control account). */
+const reportAccountFields = {
+  account_id: Id,
+  account_number: Type.String(),
+  account_name: Type.String(),
+  normal_balance: NormalBalance,
+  currency_id: Id,
+};
 
 
 export const TrialBalanceQuery = Type.Object({
@@ -143,11 +152,7 @@ export type GeneralLedgerLineView = Static<typeof GeneralLedgerLine>;
 
 export const GeneralLedger = Type.Object({
   ...companyField,
-  account_id: Id,
-  account_number: Type.String(),
-  account_name: Type.String(),
-  normal_balance: Type.Union([Type.Literal('debit'), Type.Literal('credit')]),
-  currency_id: Id,
+  ...reportAccountFields,
   start_date: Nullable(DateString),
   end_date: Nullable(DateString),
   sort: Type.Union([Type.Literal('asc'), Type.Literal('desc')]),
@@ -188,11 +193,7 @@ const AgeBuckets = {
 
 export const AgedBalances = Type.Object({
   ...companyField,
-  account_id: Id,
-  account_number: Type.String(),
-  account_name: Type.String(),
-  normal_balance: Type.Union([Type.Literal('debit'), Type.Literal('credit')]),
-  currency_id: Id,
+  ...reportAccountFields,
   as_of_date: DateString,
   rows: Type.Array(Type.Object({
     account_id: Id, account_number: Type.String(), account_name: Type.String(), entity_id: Nullable(Type.String()),

@@ -3,7 +3,7 @@
  * never scans journal lines, except the general ledger, which pages through one account's index.
  */
 import { netBalance } from '../domain/accounts/new-account.js';
-import { nextDay, parseDate } from '../domain/dates.js';
+import { FIRST_DATE, LAST_DATE, nextDay, parseDate } from '../domain/dates.js';
 import { notFound, validationError } from '../domain/errors.js';
 import { formatAmount } from '../domain/money/amount.js';
 import { buildBalanceSheet, type BalanceSheet } from '../domain/reports/balance-sheet.js';
@@ -96,20 +96,10 @@ export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput
   });
 }
 
-/**
- * Gross totals per account of entries dated in the range: a bounded range from the periods and days
- * inside it; with an open end, as the difference of two snapshots.
- */
+/** Gross totals per account of entries dated in the range (either end may be open). */
 async function rangeTotals(reads: LedgerReads, range: DateRange): Promise<ReadonlyMap<string, Totals>> {
   if (range.start_date === undefined && range.end_date === undefined) return reads.accountTotals({});
-  if (range.start_date !== undefined && range.end_date !== undefined) {
-    return reads.accountTotals({ between: { start_date: range.start_date, end_date: range.end_date } });
-  }
-  const [through, before] = await Promise.all([
-    reads.accountTotals(range.end_date === undefined ? {} : { before_date: nextDay(range.end_date) }),
-    range.start_date === undefined ? new Map<string, Totals>() : reads.accountTotals({ before_date: range.start_date }),
-  ]);
-  return new Map([...through].map(([accountId, total]) => [accountId, subtractTotals(total, before.get(accountId))]));
+  return reads.accountTotals({ between: { start_date: range.start_date ?? FIRST_DATE, end_date: range.end_date ?? LAST_DATE } });
 }
 
 export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput): Promise<CompanyNamed & BalanceSheet> {

@@ -29,7 +29,8 @@ import { postingWrites } from './posting.js';
 import { type PgExecutor, PgQueries } from './queries.js';
 import { POSTGRES_MIGRATIONS } from './schema.js';
 import { userReads, userWrites } from './users.js';
-import { AccountCache, RunCarefully, WriteTransaction } from './write-transaction.js';
+import { AccountCache } from '../shared/account-cache.js';
+import { RunCarefully, WriteTransaction } from './write-transaction.js';
 
 export interface PostgresStoreOptions {
   url: string;

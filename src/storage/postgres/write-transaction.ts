@@ -22,8 +22,9 @@
  * them then. Both are forgotten whenever this transaction changes an account or a period, or rolls
  * a job back (a rollback to a savepoint may release locks taken after it).
  */
-import type { Account, Period } from '../../domain/types.js';
+import type { Period } from '../../domain/types.js';
 import type { LedgerReads } from '../../service/ports/ledger-store.js';
+import type { AccountCache } from '../shared/account-cache.js';
 import type { JobState } from '../shared/errors.js';
 import { type PgExecutor, PgQueries } from './queries.js';
 import { WriteBuffer } from './write-buffer.js';
@@ -35,33 +36,6 @@ const READS_OF_UNBUFFERED_TABLES = new Set<string>([
   'getUser', 'getUserWithSession', 'findUserByEmail', 'findUserByApiKeyHash', 'listUsers', 'listStoredUsers', 'allApiKeys', 'countUsers',
   'countActiveAdmins', 'findRefreshToken', 'recentLoginFailures', 'getIdempotencyRecord',
 ]);
-
-/** More accounts than this in memory, and the cache starts again. */
-const MAX_CACHED_ACCOUNTS = 10_000;
-
-/** The accounts a process has read, valid while the database's accounts version stays the same. */
-export class AccountCache {
-  private version: string | undefined;
-  readonly accounts = new Map<string, Account>();
-
-  /** As a transaction begins: keeps the accounts only if no process has changed one since they were read. */
-  validate(version: string): void {
-    if (version === this.version) return;
-    this.accounts.clear();
-    this.version = version;
-  }
-
-  remember(account: Account): void {
-    if (this.accounts.size >= MAX_CACHED_ACCOUNTS) this.accounts.clear();
-    this.accounts.set(account.id, account);
-  }
-
-  /** This process changed an account, or a transaction that may have read its own changes did not commit. */
-  clear(): void {
-    this.accounts.clear();
-    this.version = undefined;
-  }
-}
 
 /** A statement failed with no savepoint to roll back to: the group is run again, carefully. */
 export class RunCarefully extends Error {
@@ -191,23 +165,7 @@ export class WriteTransaction {
       };
     }
     const { getAccounts, findPeriodContaining } = reads;
-    wrapped.getAccounts = async (ids: readonly string[]) => {
-      const { accounts } = this.accounts;
-      const found = new Map<string, Account>();
-      const missing: string[] = [];
-      for (const id of ids) {
-        const account = accounts.get(id);
-        if (account) found.set(id, account);
-        else missing.push(id);
-      }
-      if (missing.length > 0) {
-        for (const [id, account] of await getAccounts(missing)) {
-          this.accounts.remember(account);
-          found.set(id, account);
-        }
-      }
-      return found;
-    };
+    wrapped.getAccounts = (ids: readonly string[]) => this.accounts.getAccounts(ids, getAccounts);
     wrapped.findPeriodContaining = async (date: string) => {
       const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
       if (known) return known;

@@ -30,6 +30,7 @@ export interface CurrencyState {
 
 /** One totals table: how a row is found and how a new one is inserted. */
 interface TotalsTable {
+  name: string;
   select: string;
   update: string;
   insert: string;
@@ -38,6 +39,7 @@ interface TotalsTable {
 function totalsTable(table: string, keyColumns: readonly string[]): TotalsTable {
   const where = keyColumns.map((column) => `${column} = ?`).join(' AND ');
   return {
+    name: table,
     select: `SELECT debit_total, credit_total FROM ${table} WHERE ${where}`,
     update: `UPDATE ${table} SET debit_total = ?, credit_total = ? WHERE ${where}`,
     insert: `INSERT INTO ${table} (${keyColumns.join(', ')}, debit_total, credit_total) VALUES (${keyColumns.map(() => '?').join(', ')}, ?, ?)`,
@@ -55,7 +57,7 @@ class TotalsDelta {
   readonly rows = new Map<string, { table: TotalsTable; keys: Param[]; sums: Sums }>();
 
   add(table: TotalsTable, keys: Param[], sums: Sums): void {
-    const key = `${table.insert}\u0000${keys.join('\u0000')}`;
+    const key = `${table.name}\u0000${keys.join('\u0000')}`;
     const row = this.rows.get(key);
     if (row) {
       row.sums.debits += sums.debits;

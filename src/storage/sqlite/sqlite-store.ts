@@ -15,13 +15,13 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import { LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
+import { AccountCache } from '../shared/account-cache.js';
 import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { auditReads, auditWrites } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
 import { flushedReads, PendingTotals } from './pending-totals.js';
 import { postingWrites } from './posting.js';
-import { TransactionAccounts } from './transaction-accounts.js';
 import { SqliteQueries } from './queries.js';
 import { MIGRATIONS } from './schema.js';
 import { userReads, userWrites } from './users.js';
@@ -101,12 +101,24 @@ function readsOn(q: SqliteQueries): LedgerReads {
   return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
 }
 
-function txOn(q: SqliteQueries, pending: PendingTotals, accounts: TransactionAccounts, onAuditWritten: () => void): LedgerTx {
+/**
+ * The write transaction's view: reads of totals first write the pending ones (pending-totals.ts),
+ * and accounts are remembered until the transaction ends or changes one (see GroupCommit).
+ */
+function txOn(q: SqliteQueries, pending: PendingTotals, accounts: AccountCache, onAuditWritten: () => void): LedgerTx {
   const reads = readsOn(q);
   const writes = postingWrites(q, pending);
   return {
-    ...reads, ...flushedReads(reads, pending), ...writes, ...accounts.wrap(reads, writes),
-    ...userWrites(q), ...auditWrites(q, onAuditWritten),
+    ...reads, ...flushedReads(reads, pending), ...writes, ...userWrites(q), ...auditWrites(q, onAuditWritten),
+    getAccounts: (ids) => accounts.getAccounts(ids, reads.getAccounts),
+    insertAccount: async (account) => {
+      accounts.clear();
+      return writes.insertAccount(account);
+    },
+    updateAccount: async (id, changes) => {
+      accounts.clear();
+      return writes.updateAccount(id, changes);
+    },
   };
 }
 
@@ -210,7 +222,8 @@ class GroupCommit {
   private readonly job: JobState = { failure: undefined };
   /** The totals the running transaction's entries add, written once per row before COMMIT. */
   private readonly pending: PendingTotals;
-  private readonly accounts = new TransactionAccounts();
+  /** Accounts read in the running transaction: it holds the write lock, so only it can change them. */
+  private readonly accounts = new AccountCache();
   /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
   private auditWritten = false;
   private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
@@ -281,7 +294,7 @@ class GroupCommit {
     this.auditWritten = false;
     this.control.begin.run();
     this.pending.begin();
-    this.accounts.forget();
+    this.accounts.clear();
     const outcomes: { ok: boolean; value: unknown }[] = [];
     for (const job of batch) {
       this.control.savepoint.run();
@@ -299,7 +312,7 @@ class GroupCommit {
         this.control.rollbackTo.run();
         this.control.release.run();
         this.pending.dropJob();
-        this.accounts.forget();
+        this.accounts.clear();
         outcomes.push({ ok: false, value: translateError(error) });
       }
     }
