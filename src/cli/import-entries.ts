@@ -32,32 +32,36 @@ export async function importEntries(service: LedgerService, actor: Actor, file: 
   if (kind !== 'csv' && kind !== 'jsonl') throw validationError(`Unknown format ${kind}`, 'format', 'Use jsonl or csv');
   const readEntries = kind === 'csv' ? fromCsv : fromJsonLines;
   // Opened now, so that a missing file is reported before the transaction begins.
-  let unread: Source | undefined = openSource(file);
-  let reading = unread;
+  let source = openSource(file);
+  let reads = 0;
   let progress = progressBar(0);
   /** The entry being posted: a rejected entry is reported with its line in the file. */
   let current: SourcedEntry | undefined;
-  let posted = 0;
   const open = () => {
     // The store may run the transaction again from the start: the file is then read again.
-    const input = unread ?? reopen(file);
-    unread = undefined;
-    if (reading !== input) reading.stream.destroy();
-    reading = input;
+    if (reads > 0) {
+      source.stream.destroy();
+      source = reopen(file);
+    }
+    reads += 1;
+    const input = source;
     progress.done();
     progress = progressBar(input.size, mebibytes);
     return (async function* checked() {
+      let posted = 0;
       for await (const sourced of readEntries(input.stream)) {
         current = sourced;
         atLine(sourced.line, () => assertMatches(CreateEntryBody, sourced.entry));
         yield sourced.entry;
+        // Asked for the next entry: the one yielded is posted.
+        posted += 1;
         progress.update(input.bytesRead(), `${posted.toLocaleString('en-US')} entries`);
       }
     })();
   };
   let count: number;
   try {
-    count = await service.importJournalEntries(actor, open, (done) => { posted = done; });
+    count = await service.importJournalEntries(actor, open);
   } catch (error) {
     const index = /^entries\[(\d+)\]/.exec((error as LedgerError).field ?? '')?.[1];
     if (error instanceof LedgerError && index !== undefined && current !== undefined) {
@@ -67,7 +71,7 @@ export async function importEntries(service: LedgerService, actor: Actor, file: 
     }
     throw error;
   } finally {
-    if (reading.stream !== process.stdin) reading.stream.destroy();
+    if (source.stream !== process.stdin) source.stream.destroy();
     progress.done();
   }
   if (count === 0) throw validationError(`${file} holds no entries`, 'file');

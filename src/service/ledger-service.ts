@@ -83,8 +83,8 @@ export class LedgerService {
     return postJournalEntries(this.ctx, actor, inputs);
   }
 
-  importJournalEntries(actor: Actor, open: () => AsyncIterable<CreateEntryInput>, onProgress?: (posted: number) => void) {
-    return importJournalEntries(this.ctx, actor, open, onProgress);
+  importJournalEntries(actor: Actor, open: () => AsyncIterable<CreateEntryInput>) {
+    return importJournalEntries(this.ctx, actor, open);
   }
   reverseJournalEntry(actor: Actor, id: string, input: ReverseInput) { return reverseJournalEntry(this.ctx, actor, id, input); }
   dryRunJournalEntry(actor: Actor, input: CreateEntryInput) { return dryRun.dryRunJournalEntry(this.ctx, actor, input); }

@@ -105,7 +105,7 @@ export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, 
  * itself (a file that cannot be read) passes through as it is.
  */
 async function postEach(ctx: ServiceContext, tx: LedgerTx, actor: Actor, inputs: Iterable<CreateEntryInput> | AsyncIterable<CreateEntryInput>,
-  posted: (entry: JournalEntryView, count: number) => void): Promise<number> {
+  posted: (entry: JournalEntryView) => void = () => {}): Promise<number> {
   let count = 0;
   for await (const input of inputs) {
     let entry: JournalEntryView;
@@ -115,7 +115,7 @@ async function postEach(ctx: ServiceContext, tx: LedgerTx, actor: Actor, inputs:
       throw atEntry(error, count);
     }
     count += 1;
-    posted(entry, count);
+    posted(entry);
   }
   return count;
 }
@@ -159,10 +159,9 @@ export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inpu
  * A store may run a write again from the start (PostgreSQL, after losing a race to another
  * transaction), so the stream is given as a function that opens it from its beginning.
  */
-export async function importJournalEntries(ctx: ServiceContext, actor: Actor, open: () => AsyncIterable<CreateEntryInput>,
-  onProgress?: (posted: number) => void): Promise<number> {
+export async function importJournalEntries(ctx: ServiceContext, actor: Actor, open: () => AsyncIterable<CreateEntryInput>): Promise<number> {
   requirePermission(actor, 'journals:create');
-  return ctx.store.write((tx) => postEach(ctx, tx, actor, open(), (_entry, count) => onProgress?.(count)));
+  return ctx.store.write((tx) => postEach(ctx, tx, actor, open()));
 }
 
 /** Re-labels an entry's error with the entry's position in a batch. */
