@@ -12,6 +12,7 @@ import { LedgerError } from '../../src/domain/errors.js';
 import { credit, debit, EntryFixtures, insertBooks, standardBooks } from '../../src/storage/contract/fixtures.js';
 import type { LedgerStore } from '../../src/service/ports/ledger-store.js';
 import { migrateSqlite, openSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import { fts5Structure } from '../helpers/fts5-structure.js';
 import { walCommitCount } from '../helpers/wal-commits.js';
 
 describe('SQLite group commit', () => {
@@ -60,6 +61,19 @@ describe('SQLite group commit', () => {
     expect((await store.listEntriesInPostingOrder({ limit: 100 })).items).toHaveLength(48);
     // Written together: one commit (or two, when the first job started a group of its own), not 48.
     expect(walCommitCount(path) - before).toBeLessThanOrEqual(2);
+  });
+
+  it('indexes the words of posts queued together as one FTS5 segment, not one per post', async () => {
+    const books = standardBooks();
+    const fixtures = new EntryFixtures('words');
+    await store.write((tx) => insertBooks(tx, books));
+    const before = fts5Structure(path, 'entry_words').writeCounter;
+    await Promise.all(Array.from({ length: 48 }, (_, index) => store.write((tx) => tx.insertEntry(fixtures.entry({
+      date: '2026-02-10', period: books.february, description: `Sale ${index}`, lines: [debit(books.cash, index + 1), credit(books.sales, index + 1)],
+    })))));
+    // FTS5 writes the terms it holds as a segment at every savepoint; each job has one. Words
+    // inserted under each job's savepoint made 48 segments here (about 10 µs a post).
+    expect(fts5Structure(path, 'entry_words').writeCounter - before).toBeLessThanOrEqual(2n);
   });
 
   it('fails the jobs of a transaction that cannot start, then keeps writing once the file is free', async () => {

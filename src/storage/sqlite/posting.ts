@@ -2,7 +2,7 @@
  * Writes of the books: currencies, accounts, periods, settings, and posting an entry with its
  * lines and every maintained total. SQLite has no 128-bit arithmetic, so totals are decimal TEXT
  * read, added in bigint and written back, inside the (exclusive) write transaction, once per row
- * and transaction (pending-totals.ts).
+ * and transaction (pending-writes.ts).
  */
 import { currencyTotalOverflow } from '../../domain/errors.js';
 import { MAX_AMOUNT, toDecimalString } from '../../domain/money/amount.js';
@@ -10,11 +10,11 @@ import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
 import type { LedgerWrites } from '../../service/ports/ledger-store.js';
 import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
 import { entrySearchWords } from '../../domain/journal/search-words.js';
-import { amountKey, INSERT_ENTRY_AMOUNT, INSERT_ENTRY_WORDS, wordsText } from './entry-search.js';
-import type { PendingTotals } from './pending-totals.js';
+import { amountKey, INSERT_ENTRY_AMOUNT, wordsText } from './entry-search.js';
+import type { PendingWrites } from './pending-writes.js';
 import type { SqliteQueries } from './queries.js';
 
-export function postingWrites(q: SqliteQueries, pending: PendingTotals) {
+export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
   return {
     async insertCurrency(currency) {
       q.run(`INSERT INTO currencies (id, code, name, symbol, asset_scale, asset_type, caip19_id, created_at)
@@ -50,7 +50,7 @@ export function postingWrites(q: SqliteQueries, pending: PendingTotals) {
 
     async insertEntry(entry) {
       // The write transaction is exclusive, so the total and chain head known here are the ones
-      // this entry adds to. The totals are written before the transaction commits (pending-totals.ts).
+      // this entry adds to. The totals and the entry's words are written before the transaction commits (pending-writes.ts).
       const currency = pending.currency(entry.currency_id);
       const debits = entryDebitTotal(entry.lines);
       const currencyTotal = currency.total + debits;
@@ -69,7 +69,7 @@ export function postingWrites(q: SqliteQueries, pending: PendingTotals) {
         toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
       }
       q.run('INSERT INTO entry_hashes (entry_seq, previous_hash, hash) VALUES (?, ?, ?)', entrySeq, previousHash, hash);
-      q.run(INSERT_ENTRY_WORDS, entrySeq, wordsText(entrySearchWords(entry)));
+      pending.addWords(entrySeq, wordsText(entrySearchWords(entry)));
       q.run(INSERT_ENTRY_AMOUNT, entrySeq, amountKey(debits));
       pending.addEntry(entry.currency_id, { total: currencyTotal, head: hash }, entry.period_id, entry.entry_date,
         entryTotalsByAccount(entry.lines));

@@ -20,7 +20,7 @@ import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { auditReads, auditWrites } from './audit-log.js';
 import { ledgerReads } from './ledger-reads.js';
-import { flushedReads, PendingTotals } from './pending-totals.js';
+import { flushedReads, PendingWrites } from './pending-writes.js';
 import { postingWrites } from './posting.js';
 import { SqliteQueries } from './queries.js';
 import { MIGRATIONS } from './schema.js';
@@ -102,10 +102,10 @@ function readsOn(q: SqliteQueries): LedgerReads {
 }
 
 /**
- * The write transaction's view: reads of totals first write the pending ones (pending-totals.ts),
+ * The write transaction's view: reads of totals and words first write the pending ones (pending-writes.ts),
  * and accounts are remembered until the transaction ends or changes one (see GroupCommit).
  */
-function txOn(q: SqliteQueries, pending: PendingTotals, accounts: AccountCache, onAuditWritten: () => void): LedgerTx {
+function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, onAuditWritten: () => void): LedgerTx {
   const reads = readsOn(q);
   const writes = postingWrites(q, pending);
   return {
@@ -220,8 +220,8 @@ class GroupCommit {
   private readonly queue: WriteJob[] = [];
   private readonly tx: LedgerTx;
   private readonly job: JobState = { failure: undefined };
-  /** The totals the running transaction's entries add, written once per row before COMMIT. */
-  private readonly pending: PendingTotals;
+  /** The totals and words the running transaction's entries add, written once before COMMIT. */
+  private readonly pending: PendingWrites;
   /** Accounts read in the running transaction: it holds the write lock, so only it can change them. */
   private readonly accounts = new AccountCache();
   /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
@@ -234,7 +234,7 @@ class GroupCommit {
 
   constructor(private readonly writer: Sqlite) {
     const q = new SqliteQueries(writer);
-    this.pending = new PendingTotals(q);
+    this.pending = new PendingWrites(q);
     this.tx = guardedTransaction(txOn(q, this.pending, this.accounts, () => { this.auditWritten = true; }), translateError, this.job);
     this.control = {
       begin: writer.prepare('BEGIN IMMEDIATE'),

@@ -9,6 +9,8 @@ import type { LedgerError } from '../../../src/domain/errors.js';
 import type { JournalEntry } from '../../../src/domain/types.js';
 import { entryHash, GENESIS_HASH } from '../../../src/service/entry-hash.js';
 import { openStore } from '../../../src/app/open-ledger.js';
+import { queryWords } from '../../../src/domain/journal/search-words.js';
+import type { LedgerReads } from '../../../src/service/ports/ledger-store.js';
 import { credit, debit, LARGEST_AMOUNT, totalsOf } from '../../../src/storage/contract/fixtures.js';
 import { freshBooksPerTest, walkPages } from './support.js';
 
@@ -79,6 +81,37 @@ describe('storage contract: jobs committed together', () => {
     expect(await context.store.accountTotals({})).toEqual(totalsOf(kept));
     expect(await context.store.currencyDebitTotal(books.usd.id)).toBe(31n);
     await expectUnbrokenChain();
+  });
+
+  it('finds an earlier job\'s entries by their words inside a later job, and forgets a failed job\'s words', async () => {
+    const find = async (tx: Pick<LedgerReads, 'listEntries'>, query: string) =>
+      (await tx.listEntries({ words: queryWords(query) }, 'asc', { limit: 10 })).items.map((entry) => entry.id);
+    const kept = { ...sale(1), description: 'Invoice alpha' };
+    const dropped = { ...sale(2), description: 'Invoice beta' };
+    const later = { ...sale(4), description: 'Invoice gamma' };
+    const seen: Record<string, string[]> = {};
+    const outcomes = await Promise.allSettled([
+      context.store.write((tx) => tx.insertEntry(kept)),
+      context.store.write(async (tx) => {
+        await tx.insertEntry(dropped);
+        // Searching writes what is pending first, the earlier job's words too, inside this job.
+        seen.insideFailedJob = await find(tx, 'alpha beta');
+        seen.alphaInsideFailedJob = await find(tx, 'alpha');
+        throw new Error('rolled back');
+      }),
+      context.store.write(async (tx) => {
+        await tx.insertEntry(later);
+        seen.alphaAfter = await find(tx, 'alpha');
+        seen.betaAfter = await find(tx, 'beta');
+        seen.gammaInOwnJob = await find(tx, 'gamma');
+      }),
+    ]);
+    expect(outcomes.map(statusOf)).toEqual(['ok', 'thrown', 'ok']);
+    expect(seen).toEqual({
+      insideFailedJob: [], alphaInsideFailedJob: [kept.id], alphaAfter: [kept.id], betaAfter: [], gammaInOwnJob: [later.id],
+    });
+    expect(await find(context.store, 'invoice')).toEqual([kept.id, later.id]);
+    expect(await find(context.store, 'beta')).toEqual([]);
   });
 
   it('answers a job refused by the database on its own, even when its rows were to be written with others', async () => {
