@@ -7,7 +7,11 @@ import { sealsFor } from '../shared/audit-sealing.js';
 import { mapPage, page } from '../shared/paging.js';
 import { placeholders, type SqliteQueries } from './queries.js';
 
-/** Unsealed records in log order, for the sealer: the few that audit_unsealed lists (schema version 8). */
+/**
+ * Unsealed records in log order, for the sealer: the few that audit_unsealed lists (schema version
+ * 8). Every record's insert adds its key there and its seal's insert removes it, in the same
+ * transaction (the statements below; triggers did it until schema version 10).
+ */
 const UNSEALED = `SELECT ${AUDIT_SELECT} FROM audit_log
   WHERE (occurred_at, id) IN (SELECT occurred_at, id FROM audit_unsealed ORDER BY occurred_at, id LIMIT ?)
   ORDER BY occurred_at, id`;
@@ -41,6 +45,7 @@ export function auditWrites(q: SqliteQueries, onAuditWritten: () => void = () =>
   return {
     async insertAuditRecord(record) {
       q.run(INSERT_AUDIT_RECORD, ...auditRowValues(record));
+      q.run('INSERT INTO audit_unsealed (occurred_at, id) VALUES (?, ?)', record.occurred_at, record.id);
       onAuditWritten();
     },
 
@@ -52,6 +57,9 @@ export function auditWrites(q: SqliteQueries, onAuditWritten: () => void = () =>
         q.run('INSERT INTO audit_seals (position, occurred_at, id, previous_hash, hash) VALUES (?, ?, ?, ?, ?)',
           seal.position, seal.occurred_at, seal.id, seal.previous_hash, seal.hash);
       }
+      // The records sealed are the first ones audit_unsealed lists, in its key order.
+      const last = records.at(-1);
+      if (last) q.run('DELETE FROM audit_unsealed WHERE (occurred_at, id) <= (?, ?)', last.occurred_at, last.id);
       return records.length;
     },
   } satisfies Partial<LedgerWrites>;

@@ -336,4 +336,16 @@ CREATE INDEX journal_entries_type ON journal_entries(entry_type, entry_date, seq
 `,
     backfill: backfillEntrySearch,
   },
+  {
+    version: 10,
+    name: 'unsealed audit records listed by the adapter',
+    sql: `
+-- audit_unsealed is kept by the adapter's own statements (audit-log.ts) from now on. A trigger runs
+-- as a nested statement with a statement journal of its own: inside a large transaction on a large
+-- file it cost about 0.24 ms a record (a 5,000-entry batch took 2.4 s instead of 0.9 s), and about
+-- 9 µs a record in a group of posts.
+DROP TRIGGER audit_log_to_seal;
+DROP TRIGGER audit_seals_sealed;
+`,
+  },
 ];
