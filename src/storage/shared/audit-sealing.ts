@@ -7,7 +7,13 @@ import type { AuditRecord } from '../../domain/audit.js';
 import { auditRecordHash, GENESIS_HASH } from '../../service/entry-hash.js';
 import type { LedgerTx } from '../../service/ports/ledger-store.js';
 
-export const SEAL_BATCH = 1000;
+/**
+ * Records sealed by one seal job at most. Above the records one group of writes usually adds (a
+ * batch holds up to 10,000 entries, one record each), so that the chain keeps pace with sustained
+ * bulk writing; a seal of a thousand fell behind a run of 5,000-entry batches without end. A seal
+ * that is full asks for another.
+ */
+export const SEAL_BATCH = 20_000;
 
 /** Chains records after the head: the seals to append, in order. */
 export function sealsFor(records: readonly AuditRecord[], head: { position: number; hash: string } | undefined) {

@@ -209,6 +209,16 @@ describe('storage contract: the audit log', () => {
       expect(listed.map((record) => record.hash)).toEqual(chain.map((link) => link.hash));
     });
 
+    it('keeps pace with jobs that append thousands of records each: the seal after each commit seals them all', async () => {
+      // A batch of 10,000 entries writes 10,000 records; a seal of a thousand at a time fell behind
+      // such writers for as long as they kept writing.
+      for (let round = 0; round < 3; round += 1) {
+        await append(...Array.from({ length: 2_500 }, (_, index) => auditRecordFixture(round * 2_500 + index + 1)));
+      }
+      await afterTheSeal();
+      expect(await context.store.countAuditRecords()).toEqual({ records: 7_500, sealed: 7_500 });
+    });
+
     it('seals nothing of a job that rolled back, and continues the chain for later records', async () => {
       await append(auditRecordFixture(1));
       await rejectionOf(context.store.write(async (tx) => {
