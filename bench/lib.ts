@@ -58,6 +58,18 @@ export interface BenchOptions {
   repeat: number;
   /** Keep the temporary directory (for inspection). */
   keep: boolean;
+  /**
+   * Run the reports on this existing SQLite ledger, built by buildLedger with `lines` lines
+   * (bench/verify.ts --db FILE keeps one), instead of building one: the 10,000,000-line runs.
+   */
+  reportsDb: string | undefined;
+  /** Also write the whole Markdown output to this file, headed by the command and the commit. */
+  write: string | undefined;
+  /**
+   * A checkout of another build (a git worktree with its own dist/, e.g. the commit before a
+   * change): its server posts too, in the same run, and with --profile is profiled too.
+   */
+  before: string | undefined;
 }
 
 const HELP = `npm run bench -- [options]   (every option also reads an env variable)
@@ -88,7 +100,12 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --repeat R         timed calls per report                   BENCH_REPEAT       (30)
   --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
   --profile          CPU-profile the server (FULL run)        BENCH_PROFILE=1
-  --keep             keep the temporary directory             BENCH_KEEP=1`;
+  --keep             keep the temporary directory             BENCH_KEEP=1
+  --reports-db FILE  run the reports on this SQLite ledger    BENCH_REPORTS_DB   (build one)
+                     (built with the same --lines by bench/verify.ts --db FILE)
+  --write FILE       also write the Markdown output to FILE   BENCH_WRITE        (stdout only)
+  --before DIR       another build's checkout (its dist/):    BENCH_BEFORE       (none)
+                     posted (and profiled) beside this one`;
 
 function positiveInt(name: string, text: string): number {
   const value = Number(text);
@@ -120,7 +137,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     process.exit(0);
   }
   const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat',
-    'backend', 'db', 'pg-build', 'pg-cpu'];
+    'backend', 'db', 'pg-build', 'pg-cpu', 'reports-db', 'write', 'before'];
   for (const name of values.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}\n${HELP}`);
   const pick = (name: string, envName: string, fallback: string) => values.get(name) ?? env[envName] ?? fallback;
   const flag = (name: string, envName: string) => flags.has(name) || env[envName] === '1' || env[envName] === 'true';
@@ -161,6 +178,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     keep: flag('keep', 'BENCH_KEEP'),
     lines: positiveInt('--lines', pick('lines', 'BENCH_LINES', '1000000')),
     repeat: positiveInt('--repeat', pick('repeat', 'BENCH_REPEAT', '30')),
+    reportsDb: values.get('reports-db') ?? env.BENCH_REPORTS_DB,
+    write: values.get('write') ?? env.BENCH_WRITE,
+    before: values.get('before') ?? env.BENCH_BEFORE,
   };
 }
 
@@ -327,8 +347,10 @@ export interface Server {
  * Starts `ledger serve` on 127.0.0.1 with a free port chosen by the kernel (--port 0; the real
  * address is read from the server's start-up line), pinned to `cpu` when taskset exists.
  */
-export async function startServer(db: string, env: Record<string, string>, cpu: number, nodeArgs: string[] = []): Promise<Server> {
-  const args = [...nodeArgs, LEDGER_BIN, '--db', db, 'serve', '--host', '127.0.0.1', '--port', '0'];
+/** `bin`: the `ledger` program to start, this checkout's by default (see --before). */
+export async function startServer(db: string, env: Record<string, string>, cpu: number, nodeArgs: string[] = [],
+  bin = LEDGER_BIN): Promise<Server> {
+  const args = [...nodeArgs, bin, '--db', db, 'serve', '--host', '127.0.0.1', '--port', '0'];
   const [command, commandArgs] = HAS_TASKSET
     ? ['taskset', ['-c', String(cpu), process.execPath, ...args]]
     : [process.execPath, args];

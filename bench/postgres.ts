@@ -482,7 +482,7 @@ export async function runPgPosting(options: BenchOptions, target: PgTarget, dir:
     for (const server of servers) await stopServer(server);
     await dropDatabase(target.adminUrl, name).catch((error: unknown) => log(`could not drop ${name}: ${String(error)}`));
   }
-  if (spec.profile) result.profile = summarizeProfile(profileDir);
+  if (spec.profile) result.profile = summarizeProfile(profileDir, result.entryCount);
   return result;
 }
 

@@ -30,6 +30,14 @@ export interface PostingResult {
   otherCpu: number | undefined;
   verified: string;
   profile?: ProfileSummary | undefined;
+  /** Set for the server of another build (--before): its label. */
+  build?: string | undefined;
+}
+
+/** Another build's `ledger` program to run instead of this checkout's (--before). */
+export interface OtherBuild {
+  label: string;
+  bin: string;
 }
 
 const AMOUNT = 12_345n; // minor units per entry
@@ -149,13 +157,14 @@ async function verify(client: Client, setup: Setup, postedIds: string[], warmup:
 }
 
 /** One posting run against a fresh database with the given synchronous mode. */
-export async function runPosting(options: BenchOptions, dir: string, mode: SyncMode, profile = false): Promise<PostingResult> {
-  const tag = `${mode}${profile ? '-profiled' : ''}`;
+export async function runPosting(options: BenchOptions, dir: string, mode: SyncMode, profile = false,
+  build?: OtherBuild): Promise<PostingResult> {
+  const tag = `${mode}${profile ? '-profiled' : ''}${build ? '-before' : ''}`;
   const db = join(dir, `http-${tag}.db`);
   const apiKey = prepareDatabase(db);
   const profileDir = join(dir, `profile-${tag}`);
   const nodeArgs = profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const server = await startServer(db, { LEDGER_SQLITE_SYNCHRONOUS: mode }, 0, nodeArgs);
+  const server = await startServer(db, { LEDGER_SQLITE_SYNCHRONOUS: mode }, 0, nodeArgs, build?.bin);
   log(`${tag}: ledger serve pid ${server.pid} at ${server.baseUrl}`);
   const client = new Client(server.baseUrl, options.concurrency, apiKey);
   let result: PostingResult;
@@ -187,6 +196,7 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
       clientCpu: (clientUsage.user + clientUsage.system) / 1e6 / load.seconds,
       otherCpu,
       verified,
+      build: build?.label,
     };
   } catch (error) {
     log(`${tag}: server output:\n${server.output().slice(-3000)}`);
@@ -195,7 +205,7 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
     client.close();
     await stopServer(server);
   }
-  if (profile) result.profile = summarizeProfile(profileDir);
+  if (profile) result.profile = summarizeProfile(profileDir, options.warmup + result.entries);
   return result;
 }
 
@@ -309,6 +319,8 @@ export async function runAuth(options: BenchOptions, dir: string, db = join(dir,
 export interface ProfileSummary {
   file: string;
   totalMs: number;
+  /** Entries the server posted in its life (warm-up and measured), to show time per entry. */
+  entries: number;
   functions: { name: string; selfMs: number }[];
   modules: { name: string; selfMs: number }[];
 }
@@ -332,7 +344,7 @@ function moduleOf(url: string, functionName: string): string {
   return url;
 }
 
-export function summarizeProfile(profileDir: string): ProfileSummary | undefined {
+export function summarizeProfile(profileDir: string, entries: number): ProfileSummary | undefined {
   let files: string[];
   try {
     files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
@@ -359,5 +371,5 @@ export function summarizeProfile(profileDir: string): ProfileSummary | undefined
   });
   const top = (map: Map<string, number>, n: number) => [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n)
     .map(([name, us]) => ({ name, selfMs: us / 1000 }));
-  return { file, totalMs: totalUs / 1000, functions: top(functions, 25), modules: top(modules, 15) };
+  return { file, totalMs: totalUs / 1000, entries, functions: top(functions, 25), modules: top(modules, 15) };
 }

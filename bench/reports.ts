@@ -9,6 +9,7 @@
  * runs it last (`npm run bench -- --only reports --lines 200000` for a quicker look).
  */
 import { spawnSync } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,11 @@ export interface ReportsOptions {
   ownPids?: (() => number[]) | undefined;
   /** Leave the SQLite ledger on disk (under `dir`) and return its path, e.g. to copy it to PostgreSQL. */
   keepDatabase?: boolean | undefined;
+  /**
+   * An existing SQLite ledger made by buildLedger (bench/verify.ts --db FILE keeps one) to run the
+   * reports on instead of building one; it is left in place, and hledger is not run over it.
+   */
+  existing?: string | undefined;
 }
 
 export interface ReportTiming {
@@ -138,6 +144,8 @@ function monthBounds(index: number): { name: string; start: string; end: string 
 
 export interface BuiltLedger {
   entries: number;
+  /** Journal lines, when not twice the entries (a ledger with reversals, read back by describeBuiltLedger). */
+  lines?: number | undefined;
   chart: Chart;
   periods: string[];
   apiKey: string;
@@ -238,15 +246,44 @@ function hledgerBalances(journal: string): { seconds: number; balances: Map<stri
   return { seconds, balances };
 }
 
+/**
+ * What the report calls need from a ledger buildLedger made earlier, read back from its file, and a
+ * new API key for them (the chart's account numbers are buildChart's).
+ */
+function describeBuiltLedger(dbPath: string): BuiltLedger {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const account = (number: string) =>
+      (db.prepare('SELECT id FROM accounts WHERE account_number = ?').get(number) as { id: string } | undefined)?.id
+      ?? fail(`${dbPath} has no account ${number}: not a ledger made by buildLedger`);
+    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const periods = (db.prepare('SELECT id FROM periods ORDER BY start_date').all() as { id: string }[]).map((row) => row.id);
+    const out = ledgerCli(dbPath, ['--json', 'users', 'create-service-account', '--name', 'bench reports']);
+    return {
+      entries: count('journal_entries'), lines: count('journal_lines'), periods, apiKey: JSON.parse(out).data.api_key, seconds: NaN,
+      chart: { busiest: account('1000'), control: account('1900'), all: count('accounts'), debitSide: [], creditSide: [] },
+    };
+  } finally {
+    db.close();
+  }
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
 export async function runReports(options: ReportsOptions): Promise<ReportsResult> {
   const dir = makeTempDir(options.dir);
-  const dbPath = options.postgresUrl ?? join(dir, 'reports.db');
+  const dbPath = options.postgresUrl ?? options.existing ?? join(dir, 'reports.db');
   const store = options.postgresUrl === undefined ? 'SQLite' : 'PostgreSQL';
   try {
     log(`building a ledger of ${fmt(options.lines)} lines in ${store === 'SQLite' ? dbPath : `PostgreSQL ${dbPath}`}`);
     let built: BuiltLedger;
     let buildHow = 'built through the service in';
-    if (options.copyFrom && options.postgresUrl) {
+    if (options.existing) {
+      built = describeBuiltLedger(options.existing);
+      buildHow = 'an existing ledger (--reports-db), not built in this run:';
+    } else if (options.copyFrom && options.postgresUrl) {
       const copied = await copySqliteLedger(options.copyFrom.path, options.postgresUrl);
       built = { ...options.copyFrom.built, seconds: copied.seconds };
       buildHow = `copied row for row (${fmt(copied.rows)} rows, bench/pg-copy.ts) from the SQLite ledger built through the service; the copy took`;
@@ -312,7 +349,7 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
     const journal = join(dir, 'ledger.journal');
     let exportSeconds = NaN;
     let hledger: ReturnType<typeof hledgerBalances>;
-    if (HAS_HLEDGER) {
+    if (HAS_HLEDGER && !options.existing) {
       log('exporting the ledger as an hledger journal');
       const exportStarted = performance.now();
       ledgerCli(dbPath, ['export', '--format', 'hledger', '--out', journal]);
@@ -330,7 +367,7 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
     }
     return {
       store,
-      lines: built.entries * 2,
+      lines: built.lines ?? built.entries * 2,
       entries: built.entries,
       accounts: built.chart.all,
       periods: built.periods.length,
@@ -361,7 +398,8 @@ export function reportsMarkdown(result: ReportsResult): string {
   out.push(`### Reports on ${fmt(result.lines)} journal lines (${result.store})`);
   out.push('');
   out.push(`${fmt(result.entries)} two-line entries over ${result.accounts} accounts (one control account with 20 sub-accounts) `
-    + `and ${result.periods} monthly periods, the first 12 closed; ${result.buildHow} ${result.buildSeconds.toFixed(1)} s `
+    + `and ${result.periods} monthly periods, the first 12 closed; ${result.buildHow}`
+    + `${Number.isNaN(result.buildSeconds) ? '' : ` ${result.buildSeconds.toFixed(1)} s`} `
     + `(the service posts batches of 5,000 entries per transaction); ${result.store === 'SQLite' ? 'database' : 'PostgreSQL database'} `
     + `${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
     + 'through HTTP by one keep-alive client, after three warm-up calls.');
@@ -375,7 +413,8 @@ export function reportsMarkdown(result: ReportsResult): string {
   out.push('');
   const slowest = Math.max(...result.timings.map((timing) => timing.latency.p50));
   if (result.hledgerSeconds === undefined) {
-    out.push('hledger is not installed: no comparison (apt-get install hledger).');
+    out.push(HAS_HLEDGER ? 'hledger was not run over an existing ledger (--reports-db).'
+      : 'hledger is not installed: no comparison (apt-get install hledger).');
   } else {
     out.push(`hledger: \`ledger export --format hledger\` wrote ${fmt(result.journalBytes / 1024 / 1024, 1)} MiB in `
       + `${result.exportSeconds.toFixed(1)} s; \`hledger bal\` over it took ${result.hledgerSeconds.toFixed(2)} s `

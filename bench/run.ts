@@ -14,19 +14,21 @@
  * then the goals with pass/fail. Prints Markdown on stdout; progress goes to stderr.
  * Options: `npm run bench -- --help`.
  */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import {
   type BenchOptions, buildDist, fmt, fsyncProbe, HAS_TASKSET, type LatencySummary, killRunningServers, log, makeTempDir, OtherCpu, parseOptions,
-  pinSelf, removeDir, sleep, table,
+  pinSelf, removeDir, ROOT, sleep, table,
 } from './lib.js';
 import {
   ACCOUNTS, databaseBytes, openTarget, type PgBaselineResult, pgBaselineCases, pgBaselineTable, type PgPostingResult, pgPostingTable,
   type PgTarget, placementText, postingSpecs, runPgBaseline, runPgPosting, statementsTable, waitText,
 } from './postgres.js';
 import { clusterPids, createDatabase, dropDatabase } from './pg-cluster.js';
-import { type AuthResult, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
+import { type AuthResult, type OtherBuild, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
 import { buildLedger, type ReportsResult, reportsMarkdown, runReports } from './reports.js';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { type BaselineResult, baselineCases, runBaseline } from './sqlite-baseline.js';
 
 /** Goals: durable posting through HTTP at 5,000 entries/s with p99 under 50 ms; every report's p99 under 50 ms at 1M lines. */
@@ -67,7 +69,8 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push(table(
       ['run', 'entries', 'seconds', 'entries/s', 'p50 ms', 'p99 ms', 'max ms', 'server CPU', 'client CPU', 'other CPU'],
       postings.map((r) => [
-        `HTTP, synchronous=${r.mode}${r.profile ? ' (under --cpu-prof)' : ''}`, fmt(r.entries), r.seconds.toFixed(2),
+        `HTTP, synchronous=${r.mode}${r.profile ? ' (under --cpu-prof)' : ''}${r.build ? ` (${r.build} build)` : ''}`,
+        fmt(r.entries), r.seconds.toFixed(2),
         fmt(r.entriesPerSecond), ms(r.latency.p50), ms(r.latency.p99), ms(r.latency.max),
         r.serverCpu === undefined ? 'n/a' : `${fmt(r.serverCpu * 100)}%`, `${fmt(r.clientCpu * 100)}%`, pct(r.otherCpu),
       ])));
@@ -75,7 +78,9 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push('CPU columns: share of one core over the measured loop (server: all its threads; other: every other process '
       + 'on the machine, should be ~0%).');
     out.push('');
-    for (const r of postings) out.push(`- ${r.mode}${r.profile ? ' (profiled)' : ''}: verification ${r.verified}`);
+    for (const r of postings) {
+      out.push(`- ${r.mode}${r.profile ? ' (profiled)' : ''}${r.build ? ` (${r.build} build)` : ''}: verification ${r.verified}`);
+    }
   }
   if (auth) out.push('', authSection(auth, 'SQLite'));
   if (baselines.length > 0) {
@@ -91,7 +96,7 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push('### HTTP vs bare SQLite (same run)');
     out.push('');
     const rows: string[][] = [];
-    for (const r of postings.filter((p) => !p.profile)) {
+    for (const r of postings.filter((p) => !p.profile && !p.build)) {
       for (const b of baselines.filter((x) => x.synchronous === r.mode)) {
         rows.push([`HTTP ${r.mode} / ${b.label}`, `${fmt(r.entriesPerSecond)} / ${fmt(b.entriesPerSecond)}`,
           (r.entriesPerSecond / b.entriesPerSecond).toFixed(2)]);
@@ -100,9 +105,35 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push(table(['comparison', 'entries/s', 'ratio'], rows));
   }
   for (const r of postings) {
-    if (r.profile) out.push('', profileSection(r.profile, `synchronous=${r.mode}`, keep));
+    if (r.profile) out.push('', profileSection(r.profile, `synchronous=${r.mode}${r.build ? `, ${r.build} build` : ''}`, keep));
   }
+  const [after, before] = [postings.find((r) => r.profile && !r.build)?.profile, postings.find((r) => r.profile && r.build)?.profile];
+  if (after && before) out.push('', profileComparison(before, after));
   return `${out.join('\n')}\n`;
+}
+
+/** Microseconds of server CPU per entry posted, whole server life (start-up included) divided by the entries. */
+function perEntry(selfMs: number, profile: ProfileSummary): string {
+  return fmt((selfMs * 1000) / profile.entries, 1);
+}
+
+/** Where the microseconds of a post go in the two builds, module by module. */
+function profileComparison(before: ProfileSummary, after: ProfileSummary): string {
+  const names = [...new Set([...before.modules, ...after.modules].map((m) => m.name))];
+  const us = (profile: ProfileSummary, name: string) => profile.modules.find((m) => m.name === name)?.selfMs;
+  const rows = names.map((name) => [name, us(before, name), us(after, name)] as const)
+    .sort((a, b) => (b[1] ?? 0) + (b[2] ?? 0) - (a[1] ?? 0) - (a[2] ?? 0))
+    .map(([name, b, a]) => [name, b === undefined ? '-' : perEntry(b, before), a === undefined ? '-' : perEntry(a, after),
+      b === undefined || a === undefined ? '' : fmt((a * 1000) / after.entries - (b * 1000) / before.entries, 1)]);
+  rows.push(['all samples', perEntry(before.totalMs, before), perEntry(after.totalMs, after), '']);
+  const out: string[] = [];
+  out.push('### Server CPU per entry posted, before and after (synchronous=FULL, µs per entry, self time by module)');
+  out.push('');
+  out.push('Each profile covers the whole server life (start-up, fixtures, warm-up and measured posts) divided by the '
+    + 'entries it posted; "-" = not among that profile\'s 15 costliest modules.');
+  out.push('');
+  out.push(table(['module', 'before µs', 'after µs', 'after − before µs'], rows));
+  return out.join('\n');
 }
 
 function authSection(auth: AuthResult, store: string): string {
@@ -133,11 +164,13 @@ function profileSection(profile: ProfileSummary, what: string, keep: boolean): s
   out.push(`### Server CPU profile (${what}, whole server life, ${fmt(profile.totalMs)} ms sampled)`);
   out.push(`Profile: ${profile.file}${keep ? '' : ' (deleted with the temporary directory; pass --keep to keep it)'}`);
   out.push('');
-  out.push(table(['module (self time)', 'ms', '%'],
-    profile.modules.map((m) => [m.name, fmt(m.selfMs), fmt((m.selfMs / profile.totalMs) * 100, 1)])));
+  out.push(`${fmt(profile.entries)} entries posted in the server's life: ${perEntry(profile.totalMs, profile)} µs of samples per entry.`);
   out.push('');
-  out.push(table(['function (self time)', 'ms', '%'],
-    profile.functions.map((f) => [f.name, fmt(f.selfMs), fmt((f.selfMs / profile.totalMs) * 100, 1)])));
+  out.push(table(['module (self time)', 'ms', '%', 'µs per entry'],
+    profile.modules.map((m) => [m.name, fmt(m.selfMs), fmt((m.selfMs / profile.totalMs) * 100, 1), perEntry(m.selfMs, profile)])));
+  out.push('');
+  out.push(table(['function (self time)', 'ms', '%', 'µs per entry'],
+    profile.functions.map((f) => [f.name, fmt(f.selfMs), fmt((f.selfMs / profile.totalMs) * 100, 1), perEntry(f.selfMs, profile)])));
   return out.join('\n');
 }
 
@@ -233,7 +266,7 @@ function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], r
       ok ? 'PASS' : `MISS (${[rate < GOAL_RATE ? `${fmt((rate / GOAL_RATE) * 100)}% of the rate` : '', p99 >= GOAL_P99_MS ? 'p99 too high' : '']
         .filter(Boolean).join(', ')})`]);
   };
-  for (const r of postings.filter((p) => p.mode === 'FULL' && !p.profile)) posting('SQLite, HTTP, synchronous=FULL', r.entriesPerSecond, r.latency.p99);
+  for (const r of postings.filter((p) => p.mode === 'FULL' && !p.profile && !p.build)) posting('SQLite, HTTP, synchronous=FULL', r.entriesPerSecond, r.latency.p99);
   for (const r of pgPostings.filter((p) => !p.spec.profile)) posting(`PostgreSQL, HTTP, ${r.spec.label}`, r.entriesPerSecond, r.latency.p99);
   for (const result of reports) {
     const worst = result.timings.reduce((a, b) => (b.latency.p99 > a.latency.p99 ? b : a));
@@ -318,6 +351,20 @@ async function runPostgres(options: BenchOptions, dir: string, pinned: boolean, 
   return outcome;
 }
 
+/** Says where a written copy comes from: it is regenerated by a run, never edited by hand. */
+function generatedHeader(args: readonly string[]): string {
+  const git = (...gitArgs: string[]) => spawnSync('git', gitArgs, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const commit = git('log', '-1', '--format=%h %s');
+  const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+  return [
+    '<!-- Written by `npm run bench` (--write); regenerate it with a new run instead of editing it. -->',
+    '',
+    `Command: \`npm run bench -- ${args.join(' ')}\`  `,
+    `Commit: ${commit || 'unknown'}${dirty ? ' (with uncommitted changes)' : ''}`,
+    '',
+  ].join('\n');
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const startedAt = new Date();
@@ -363,6 +410,12 @@ async function main(): Promise<number> {
         log('posting again under node --cpu-prof (synchronous=FULL)');
         postings.push(await runPosting(options, dir, 'FULL', true));
       }
+      if (options.before) {
+        const build: OtherBuild = { label: `before (${basename(options.before)})`, bin: join(options.before, 'bin', 'ledger.js') };
+        log(`posting through the other build at ${options.before} (synchronous=FULL${options.profile ? ', then profiled' : ''})`);
+        postings.push(await runPosting(options, dir, 'FULL', false, build));
+        if (options.profile) postings.push(await runPosting(options, dir, 'FULL', true, build));
+      }
     }
     if (sqlite && options.only.has('auth')) {
       log(`authentication cost, ${options.authRequests} requests per pattern`);
@@ -377,7 +430,7 @@ async function main(): Promise<number> {
     if (sqlite && options.only.has('reports')) {
       log(`reports on a ledger of ${options.lines} journal lines`);
       reports = await runReports({ lines: options.lines, repeat: options.repeat, dir, keep: options.keep,
-        keepDatabase: options.backend === 'both' && options.pgBuild === 'copy' });
+        keepDatabase: options.backend === 'both' && options.pgBuild === 'copy', existing: options.reportsDb });
     }
     if (options.backend !== 'sqlite') pg = await runPostgres(options, dir, pinned, reports);
     probes.push(fsyncProbe(dir));
@@ -386,16 +439,25 @@ async function main(): Promise<number> {
     if (options.keep) log(`kept ${dir}`);
     else removeDir(dir);
   }
-  process.stdout.write(report(postings, auth, baselines, pinned, startedAt, (performance.now() - t0) / 1000, options.keep, probes, background));
-  if (reports) process.stdout.write(`\n${reportsMarkdown(reports)}\n`);
+  const output: string[] = [];
+  const emit = (text: string) => {
+    process.stdout.write(text);
+    output.push(text);
+  };
+  emit(report(postings, auth, baselines, pinned, startedAt, (performance.now() - t0) / 1000, options.keep, probes, background));
+  if (reports) emit(`\n${reportsMarkdown(reports)}\n`);
   if (pg) {
-    process.stdout.write(`\n${pgReport(pg, pinned, options.keep, options.concurrency)}`);
-    if (pg.reports) process.stdout.write(`\n${reportsMarkdown(pg.reports)}\n`);
-    if (reports && pg.reports) process.stdout.write(`\n${reportsComparison(reports, pg.reports)}`);
+    emit(`\n${pgReport(pg, pinned, options.keep, options.concurrency)}`);
+    if (pg.reports) emit(`\n${reportsMarkdown(pg.reports)}\n`);
+    if (reports && pg.reports) emit(`\n${reportsComparison(reports, pg.reports)}`);
   }
   const allReports = [reports, pg?.reports].filter((r): r is ReportsResult => r !== undefined);
   if (postings.length > 0 || (pg?.postings.length ?? 0) > 0 || allReports.length > 0) {
-    process.stdout.write(`\n${goalsReport(postings, pg?.postings ?? [], allReports)}`);
+    emit(`\n${goalsReport(postings, pg?.postings ?? [], allReports)}`);
+  }
+  if (options.write) {
+    writeFileSync(options.write, `${generatedHeader(process.argv.slice(2))}\n${output.join('')}`);
+    log(`wrote ${options.write}`);
   }
   return allReports.some((r) => r.mismatches.length > 0) ? 1 : 0;
 }
