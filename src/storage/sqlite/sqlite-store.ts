@@ -14,6 +14,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import { LedgerError } from '../../domain/errors.js';
+import type { Period } from '../../domain/types.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { AccountCache } from '../shared/account-cache.js';
 import { AuditSealing } from '../shared/audit-sealing.js';
@@ -102,10 +103,32 @@ function readsOn(q: SqliteQueries): LedgerReads {
 }
 
 /**
- * The write transaction's view: reads of totals and words first write the pending ones (pending-writes.ts),
- * and accounts are remembered until the transaction ends or changes one (see GroupCommit).
+ * Periods found by a write transaction: every post looks up its date's period, and the entries of
+ * a group or an import mostly fall in the same few. Valid, like the accounts, while the transaction
+ * holds the write lock and has not changed a period or rolled a job back.
  */
-function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, onAuditWritten: () => void): LedgerTx {
+class PeriodMemo {
+  private readonly periods: Period[] = [];
+
+  async find(date: string, load: (date: string) => Promise<Period | undefined>): Promise<Period | undefined> {
+    const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
+    if (known) return known;
+    const found = await load(date);
+    if (found) this.periods.push(found);
+    return found;
+  }
+
+  clear(): void {
+    this.periods.length = 0;
+  }
+}
+
+/**
+ * The write transaction's view: reads of totals and words first write the pending ones (pending-writes.ts),
+ * and accounts and periods are remembered until the transaction ends or changes one (see GroupCommit).
+ */
+function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, periods: PeriodMemo,
+  onAuditWritten: () => void): LedgerTx {
   const reads = readsOn(q);
   const writes = postingWrites(q, pending);
   return {
@@ -118,6 +141,15 @@ function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, 
     updateAccount: async (id, changes) => {
       accounts.clear();
       return writes.updateAccount(id, changes);
+    },
+    findPeriodContaining: (date) => periods.find(date, reads.findPeriodContaining),
+    insertPeriod: async (period) => {
+      periods.clear();
+      return writes.insertPeriod(period);
+    },
+    updatePeriod: async (id, changes) => {
+      periods.clear();
+      return writes.updatePeriod(id, changes);
     },
   };
 }
@@ -222,8 +254,9 @@ class GroupCommit {
   private readonly job: JobState = { failure: undefined };
   /** The totals and words the running transaction's entries add, written once before COMMIT. */
   private readonly pending: PendingWrites;
-  /** Accounts read in the running transaction: it holds the write lock, so only it can change them. */
+  /** Accounts and periods read in the running transaction: it holds the write lock, so only it can change them. */
   private readonly accounts = new AccountCache();
+  private readonly periods = new PeriodMemo();
   /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
   private auditWritten = false;
   private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
@@ -235,7 +268,8 @@ class GroupCommit {
   constructor(private readonly writer: Sqlite) {
     const q = new SqliteQueries(writer);
     this.pending = new PendingWrites(q);
-    this.tx = guardedTransaction(txOn(q, this.pending, this.accounts, () => { this.auditWritten = true; }), translateError, this.job);
+    this.tx = guardedTransaction(txOn(q, this.pending, this.accounts, this.periods, () => { this.auditWritten = true; }),
+      translateError, this.job);
     this.control = {
       begin: writer.prepare('BEGIN IMMEDIATE'),
       savepoint: writer.prepare('SAVEPOINT job'),
@@ -295,6 +329,7 @@ class GroupCommit {
     this.control.begin.run();
     this.pending.begin();
     this.accounts.clear();
+    this.periods.clear();
     const outcomes: { ok: boolean; value: unknown }[] = [];
     for (const job of batch) {
       this.control.savepoint.run();
@@ -313,6 +348,7 @@ class GroupCommit {
         this.control.release.run();
         this.pending.dropJob();
         this.accounts.clear();
+        this.periods.clear();
         outcomes.push({ ok: false, value: translateError(error) });
       }
     }

@@ -177,6 +177,26 @@ describe('storage contract: jobs committed together', () => {
     });
   });
 
+  it('shows a later job a period as the jobs before it left it, read again after each change, and not as a failed job left it', async () => {
+    const status = async (tx: Pick<LedgerReads, 'findPeriodContaining'>) => (await tx.findPeriodContaining('2026-02-10'))?.status;
+    const seen: (string | undefined)[] = [];
+    await Promise.allSettled([
+      context.store.write(async (tx) => { seen.push(await status(tx)); }),
+      context.store.write(async (tx) => {
+        await tx.updatePeriod(books.february.id, { status: 'closed' });
+        seen.push(await status(tx));
+      }),
+      context.store.write(async (tx) => { seen.push(await status(tx)); }),
+      context.store.write(async (tx) => {
+        await tx.updatePeriod(books.february.id, { status: 'open' });
+        seen.push(await status(tx));
+        throw new Error('rolled back');
+      }),
+      context.store.write(async (tx) => { seen.push(await status(tx)); }),
+    ]);
+    expect(seen).toEqual(['open', 'closed', 'closed', 'open', 'closed']);
+  });
+
   it('sees an account changed through another connection to the database (another process) at the next write', async () => {
     const cash = books.cash.id;
     expect((await context.store.write((tx) => tx.getAccounts([cash]))).get(cash)?.is_active).toBe(true);
