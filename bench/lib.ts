@@ -9,6 +9,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MAX_BATCH_ENTRIES } from '../src/schemas/journal-entry.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const LEDGER_BIN = join(ROOT, 'bin', 'ledger.js');
@@ -33,7 +34,7 @@ export interface BenchOptions {
   /** Directory for the temporary databases (default: the OS temp dir). */
   dir: string;
   /** Which benchmarks to run ('sqlite' and 'baseline' both mean the bare-store baseline). */
-  only: Set<'posting' | 'auth' | 'sqlite' | 'baseline' | 'reports'>;
+  only: Set<BenchName>;
   /** Which store: SQLite (the default), PostgreSQL, or both in one run. */
   backend: 'sqlite' | 'postgres' | 'both';
   /**
@@ -70,7 +71,15 @@ export interface BenchOptions {
    * change): its server posts too, in the same run, and with --profile is profiled too.
    */
   before: string | undefined;
+  /** Journal lines (two per entry) of the bulk-loading runs: the imported file, and the batch route's limit. */
+  bulkLines: number;
+  /** Entries per request of the batch route runs. */
+  bulkBatch: number;
 }
+
+/** Every name `--only` takes; the default runs them all. */
+const BENCH_NAMES = ['posting', 'auth', 'sqlite', 'baseline', 'reports', 'http', 'bulk', 'startup'] as const;
+export type BenchName = typeof BENCH_NAMES[number];
 
 const HELP = `npm run bench -- [options]   (every option also reads an env variable)
   --entries N        entries per run                          BENCH_ENTRIES      (20000)
@@ -80,8 +89,9 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --batch B          entries per transaction, batched baseline BENCH_BATCH       (64)
   --max-seconds S    time limit of one measured loop          BENCH_MAX_SECONDS  (15)
   --dir D            where the temporary databases go         BENCH_DIR          (OS temp dir)
-  --only LIST        posting,auth,baseline,reports            BENCH_ONLY         (all)
-                     (sqlite = baseline: the bare store without HTTP)
+  --only LIST        posting,auth,baseline,reports,http,bulk, BENCH_ONLY         (all)
+                     startup (sqlite = baseline: the bare store without HTTP;
+                     http, bulk and startup run on SQLite only)
   --backend B        sqlite, postgres or both                 BENCH_BACKEND      (sqlite)
   --db URL           postgres://user:pass@host:port/db of an  BENCH_PG_URL       (a throw-away cluster)
                      existing server (implies --backend postgres unless both;
@@ -98,6 +108,10 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
                      and print each posting run's costliest statements (diagnostics)
   --lines L          journal lines of the reports ledger      BENCH_LINES        (1000000)
   --repeat R         timed calls per report                   BENCH_REPEAT       (30)
+  --bulk-lines L     journal lines of the bulk import and of  BENCH_BULK_LINES   (1000000)
+                     each batch-route run (even: two-line entries)
+  --bulk-batch B     entries per batch-route request          BENCH_BULK_BATCH   (1000)
+                     (at most 10000, the API's limit)
   --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
   --profile          CPU-profile the server (FULL run)        BENCH_PROFILE=1
   --keep             keep the temporary directory             BENCH_KEEP=1
@@ -137,14 +151,15 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     process.exit(0);
   }
   const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat',
-    'backend', 'db', 'pg-build', 'pg-cpu', 'reports-db', 'write', 'before'];
+    'backend', 'db', 'pg-build', 'pg-cpu', 'reports-db', 'write', 'before', 'bulk-lines', 'bulk-batch'];
   for (const name of values.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}\n${HELP}`);
   const pick = (name: string, envName: string, fallback: string) => values.get(name) ?? env[envName] ?? fallback;
   const flag = (name: string, envName: string) => flags.has(name) || env[envName] === '1' || env[envName] === 'true';
-  const only = new Set(pick('only', 'BENCH_ONLY', 'posting,auth,baseline,reports').split(',').map((s) => s.trim()).filter(Boolean));
+  const only = new Set(pick('only', 'BENCH_ONLY', 'posting,auth,baseline,reports,http,bulk,startup').split(',').map((s) => s.trim())
+    .filter(Boolean));
   for (const item of only) {
-    if (!['posting', 'auth', 'sqlite', 'baseline', 'reports'].includes(item)) {
-      throw new Error(`--only takes posting, auth, baseline (or sqlite), reports; got ${item}`);
+    if (!(BENCH_NAMES as readonly string[]).includes(item)) {
+      throw new Error(`--only takes posting, auth, baseline (or sqlite), reports, http, bulk, startup; got ${item}`);
     }
   }
   if (only.has('sqlite')) only.add('baseline');
@@ -158,6 +173,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (db !== undefined && backend === 'sqlite') throw new Error('--db postgres://... needs --backend postgres or both');
   const pgBuild = pick('pg-build', 'BENCH_PG_BUILD', 'copy');
   if (pgBuild !== 'copy' && pgBuild !== 'service') throw new Error(`--pg-build takes copy or service; got ${pgBuild}`);
+  const bulkLines = positiveInt('--bulk-lines', pick('bulk-lines', 'BENCH_BULK_LINES', '1000000'));
+  if (bulkLines % 2 !== 0) throw new Error(`--bulk-lines must be even (the entries have two lines each), got ${bulkLines}`);
+  const bulkBatch = positiveInt('--bulk-batch', pick('bulk-batch', 'BENCH_BULK_BATCH', '1000'));
+  if (bulkBatch > MAX_BATCH_ENTRIES) throw new Error(`--bulk-batch is at most ${MAX_BATCH_ENTRIES} (the API's limit), got ${bulkBatch}`);
   return {
     entries: positiveInt('--entries', pick('entries', 'BENCH_ENTRIES', '20000')),
     concurrency: positiveInt('--concurrency', pick('concurrency', 'BENCH_CONCURRENCY', '64')),
@@ -166,7 +185,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     batch: positiveInt('--batch', pick('batch', 'BENCH_BATCH', '64')),
     maxSeconds: positiveInt('--max-seconds', pick('max-seconds', 'BENCH_MAX_SECONDS', '15')),
     dir: pick('dir', 'BENCH_DIR', tmpdir()),
-    only: only as BenchOptions['only'],
+    only: only as Set<BenchName>,
     backend,
     db,
     pgBuild,
@@ -181,6 +200,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     reportsDb: values.get('reports-db') ?? env.BENCH_REPORTS_DB,
     write: values.get('write') ?? env.BENCH_WRITE,
     before: values.get('before') ?? env.BENCH_BEFORE,
+    bulkLines,
+    bulkBatch,
   };
 }
 
@@ -343,18 +364,30 @@ export interface Server {
   output: () => string;
 }
 
+/** `command args` pinned to `cpu` with taskset (which execs it: the pid is the command's), or unpinned without taskset. */
+export function pinned(cpu: number, command: string, args: string[]): [string, string[]] {
+  return HAS_TASKSET ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args];
+}
+
 /**
  * Starts `ledger serve` on 127.0.0.1 with a free port chosen by the kernel (--port 0; the real
  * address is read from the server's start-up line), pinned to `cpu` when taskset exists.
  */
 /** `bin`: the `ledger` program to start, this checkout's by default (see --before). */
-export async function startServer(db: string, env: Record<string, string>, cpu: number, nodeArgs: string[] = [],
+export function startServer(db: string, env: Record<string, string>, cpu: number, nodeArgs: string[] = [],
   bin = LEDGER_BIN): Promise<Server> {
-  const args = [...nodeArgs, bin, '--db', db, 'serve', '--host', '127.0.0.1', '--port', '0'];
-  const [command, commandArgs] = HAS_TASKSET
-    ? ['taskset', ['-c', String(cpu), process.execPath, ...args]]
-    : [process.execPath, args];
-  const child = spawn(command, commandArgs as string[], {
+  return startNodeServer('ledger serve', [...nodeArgs, bin, '--db', db, 'serve', '--host', '127.0.0.1', '--port', '0'], env, cpu,
+    /ledger listening on (http:\/\/127\.0\.0\.1:\d+)/);
+}
+
+/**
+ * Starts `node args` pinned to `cpu` and waits for the start-up line matching `listening`, whose
+ * first group is the base URL.
+ */
+export async function startNodeServer(name: string, args: string[], env: Record<string, string>, cpu: number,
+  listening: RegExp): Promise<Server> {
+  const [command, commandArgs] = pinned(cpu, process.execPath, args);
+  const child = spawn(command, commandArgs, {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
@@ -369,7 +402,7 @@ export async function startServer(db: string, env: Record<string, string>, cpu: 
   child.once('exit', () => running.delete(server));
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const match = /ledger listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+    const match = listening.exec(text);
     if (match) {
       server.baseUrl = match[1]!;
       return server;
@@ -378,7 +411,7 @@ export async function startServer(db: string, env: Record<string, string>, cpu: 
     await sleep(20);
   }
   await stopServer(server);
-  throw new Error(`ledger serve did not start:\n${text}`);
+  throw new Error(`${name} did not start:\n${text}`);
 }
 
 const running = new Set<Server>();
@@ -421,7 +454,11 @@ export class Client {
   }
 
   request(method: string, path: string, body?: unknown, authenticated = true): Promise<Response> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return this.send(method, path, body === undefined ? undefined : JSON.stringify(body), authenticated);
+  }
+
+  /** As request(), with a body already serialized (so that building it is not timed). */
+  send(method: string, path: string, payload: string | undefined, authenticated = true): Promise<Response> {
     const headers: Record<string, string> = {};
     if (payload !== undefined) {
       headers['content-type'] = 'application/json';
@@ -514,6 +551,11 @@ export function summarize(latenciesMs: Float64Array): LatencySummary {
 
 export function fmt(value: number, digits = 0): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A share of one core as a percentage ('n/a' when it could not be read). */
+export function pct(cores: number | undefined): string {
+  return cores === undefined ? 'n/a' : `${fmt(cores * 100)}%`;
 }
 
 export function table(headers: string[], rows: string[][]): string {

@@ -80,7 +80,8 @@ async function createFixtures(client: Client): Promise<Setup> {
   return { currencyId, debitAccount, creditAccount, warmDebitAccount, warmCreditAccount, periodId: period.data.id };
 }
 
-function entryBody(debit: string, credit: string, index: number) {
+/** The body of every posting request (also sent to the bare node:http server of bench/http-baseline.ts). */
+export function entryBody(debit: string, credit: string, index: number) {
   return {
     entry_date: ENTRY_DATE,
     description: `bench sale ${index}`,
