@@ -11,12 +11,12 @@
  *      verifies it there, in this process and with `ledger verify`.
  * Prints Markdown on stdout (progress on stderr), for docs/benchmarks.md.
  *
- * Run: `npx tsx bench/verify.ts [--lines N] [--reversals R] [--db FILE] [--dir D] [--keep] [--skip-build] [--postgres]`.
+ * Run: `npx tsx bench/verify.ts [--lines N] [--reversals R] [--db FILE] [--dir D] [--keep] [--skip-build] [--postgres] [--write FILE]`.
  * With --db, a ledger already at FILE is reused (building one takes a minute or two); a missing
  * FILE is built there and kept.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +25,7 @@ import { copyLedger } from '../src/service/copy-ledger.js';
 import { verifyReads } from '../src/service/verify-ledger.js';
 import type { CheckDefinition } from '../src/service/verify/check.js';
 import { LEDGER_CHECKS } from '../src/service/verify/checks.js';
-import { buildDist, fmt, LEDGER_BIN, log, makeTempDir, OtherCpu, removeDir, ROOT, table } from './lib.js';
+import { buildDist, fmt, generatedHeader, LEDGER_BIN, log, makeTempDir, OtherCpu, removeDir, ROOT, table } from './lib.js';
 import { buildLedger } from './reports.js';
 
 interface VerifyBenchOptions {
@@ -36,6 +36,8 @@ interface VerifyBenchOptions {
   keep: boolean;
   skipBuild: boolean;
   postgres: boolean;
+  /** Also write the Markdown output to this file, headed by the command and the commit. */
+  write: string | undefined;
 }
 
 interface ChildRun {
@@ -48,7 +50,7 @@ interface ChildRun {
 function parseArgs(argv: string[]): VerifyBenchOptions {
   const options: VerifyBenchOptions = {
     lines: 1_000_000, reversals: 1000, db: undefined, dir: process.env.BENCH_DIR ?? tmpdir(), keep: false, skipBuild: false,
-    postgres: false,
+    postgres: false, write: undefined,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
@@ -59,6 +61,7 @@ function parseArgs(argv: string[]): VerifyBenchOptions {
     else if (arg === '--keep') options.keep = true;
     else if (arg === '--skip-build') options.skipBuild = true;
     else if (arg === '--postgres') options.postgres = true;
+    else if (arg === '--write') options.write = argv[++i]!;
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
@@ -234,6 +237,7 @@ async function main(): Promise<void> {
       ...postgresRows,
     ]));
     process.stdout.write(`${out.join('\n')}\n`);
+    if (options.write) writeFileSync(options.write, `${generatedHeader(process.argv.slice(2), 'npx tsx bench/verify.ts')}\n${out.join('\n')}\n`);
   } finally {
     // With --db the ledger lives outside `dir`, which then holds only the backup.
     if (options.db !== undefined || !options.keep) removeDir(dir);
