@@ -249,8 +249,9 @@ export async function buildDist(): Promise<void> {
 }
 
 /** Runs the compiled CLI synchronously and returns its stdout. */
-export function ledgerCli(db: string, args: string[]): string {
-  return execFileSync(process.execPath, [LEDGER_BIN, '--db', db, ...args], {
+/** Runs a `ledger` command (this checkout's, or `bin`: another build's, see --before). */
+export function ledgerCli(db: string, args: string[], bin = LEDGER_BIN): string {
+  return execFileSync(process.execPath, [bin, '--db', db, ...args], {
     cwd: ROOT, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

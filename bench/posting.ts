@@ -52,10 +52,13 @@ interface Setup {
   periodId: string;
 }
 
-/** Creates the database, an admin service account, and returns its API key. */
-export function prepareDatabase(db: string): string {
-  ledgerCli(db, ['init']);
-  const out = ledgerCli(db, ['--json', 'users', 'create-service-account', '--name', 'bench']);
+/**
+ * Creates the database, an admin service account, and returns its API key; with `bin`, by
+ * another build's program, so that the database has that build's schema.
+ */
+export function prepareDatabase(db: string, bin?: string): string {
+  ledgerCli(db, ['init'], bin);
+  const out = ledgerCli(db, ['--json', 'users', 'create-service-account', '--name', 'bench'], bin);
   const key = (JSON.parse(out) as { data: { api_key?: string } }).data.api_key;
   if (!key) throw new Error(`create-service-account printed no api_key: ${out}`);
   return key;
@@ -162,7 +165,7 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
   build?: OtherBuild): Promise<PostingResult> {
   const tag = `${mode}${profile ? '-profiled' : ''}${build ? '-before' : ''}`;
   const db = join(dir, `http-${tag}.db`);
-  const apiKey = prepareDatabase(db);
+  const apiKey = prepareDatabase(db, build?.bin);
   const profileDir = join(dir, `profile-${tag}`);
   const nodeArgs = profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const server = await startServer(db, { LEDGER_SQLITE_SYNCHRONOUS: mode }, 0, nodeArgs, build?.bin);
