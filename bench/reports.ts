@@ -282,7 +282,7 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
     let buildHow = 'built through the service in';
     if (options.existing) {
       built = describeBuiltLedger(options.existing);
-      buildHow = 'an existing ledger (--reports-db), not built in this run:';
+      buildHow = 'an existing ledger built through the service (--reports-db), not in this run';
     } else if (options.copyFrom && options.postgresUrl) {
       const copied = await copySqliteLedger(options.copyFrom.path, options.postgresUrl);
       built = { ...options.copyFrom.built, seconds: copied.seconds };
@@ -397,7 +397,7 @@ export function reportsMarkdown(result: ReportsResult): string {
   const out: string[] = [];
   out.push(`### Reports on ${fmt(result.lines)} journal lines (${result.store})`);
   out.push('');
-  out.push(`${fmt(result.entries)} two-line entries over ${result.accounts} accounts (one control account with 20 sub-accounts) `
+  out.push(`${fmt(result.entries)} entries (two lines each, closing entries more) over ${result.accounts} accounts (one control account with 20 sub-accounts) `
     + `and ${result.periods} monthly periods, the first 12 closed; ${result.buildHow}`
     + `${Number.isNaN(result.buildSeconds) ? '' : ` ${result.buildSeconds.toFixed(1)} s`} `
     + `(the service posts batches of 5,000 entries per transaction); ${result.store === 'SQLite' ? 'database' : 'PostgreSQL database'} `

@@ -52,6 +52,11 @@ const GOAL_BULK_LINES_PER_S = 150_000;
 const GOAL_IMPORT_LINES = 1_000_000;
 const GOAL_IMPORT_SECONDS = 7;
 const GOAL_STARTUP_MS = 120;
+/** Issue 12 at scale: reports and general-ledger pages, an account's balance, and the server's memory. */
+const GOAL12_SCALE_LINES = 10_000_000;
+const GOAL12_REPORT_P99_MS = 20;
+const GOAL12_BALANCE_P99_MS = 2;
+const GOAL12_RSS_MB = 250;
 
 function ms(value: number): string {
   return fmt(value, 1);
@@ -325,6 +330,21 @@ function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], r
     rows.push([`${result.store}, every report at ${fmt(result.lines)} lines`, `p99 < ${GOAL_REPORT_P99_MS} ms`,
       `worst p99 ${ms(worst.latency.p99)} ms (${worst.name})`,
       misses.length === 0 ? 'PASS' : `MISS (${misses.map((t) => `${t.name} ${ms(t.latency.p99)} ms`).join('; ')})`]);
+    // Issue 12's goals are stated for 10,000,000 lines; finding entries is not one of its reports.
+    const at = `${result.store} at ${fmt(result.lines)} lines (issue 12${result.lines < GOAL12_SCALE_LINES ? `, stated for ${fmt(GOAL12_SCALE_LINES)}` : ''})`;
+    const pages = result.timings.filter((t) => !t.name.startsWith('find entries'));
+    const worstPage = pages.reduce((a, b) => (b.latency.p99 > a.latency.p99 ? b : a));
+    const slowPages = pages.filter((t) => t.latency.p99 >= GOAL12_REPORT_P99_MS);
+    rows.push([`${at}: every report and general-ledger page`, `p99 < ${GOAL12_REPORT_P99_MS} ms`,
+      `worst p99 ${ms(worstPage.latency.p99)} ms (${worstPage.name})`,
+      verdict(slowPages.map((t) => `${t.name} ${ms(t.latency.p99)} ms`))]);
+    const balance = result.timings.find((t) => t.name.startsWith('account balance'));
+    if (balance) {
+      rows.push([`${at}: account balance`, `p99 < ${GOAL12_BALANCE_P99_MS} ms`, `p50 ${ms(balance.latency.p50)} ms, p99 ${ms(balance.latency.p99)} ms`,
+        verdict([balance.latency.p99 >= GOAL12_BALANCE_P99_MS && `p99 ${ms(balance.latency.p99)} ms`])]);
+    }
+    rows.push([`${at}: server memory`, `RSS < ${GOAL12_RSS_MB} MB`, `${fmt(result.rssBeforeMb)} MiB before the calls, ${fmt(result.rssAfterMb)} MiB after`,
+      verdict([Math.max(result.rssBeforeMb, result.rssAfterMb) * 1.048576 >= GOAL12_RSS_MB && 'RSS too high'])]);
   }
   out.push(table(['what', 'goal', 'measured', 'result'], rows));
   return `${out.join('\n')}\n`;
