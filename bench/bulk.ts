@@ -1,11 +1,13 @@
 /**
- * Bulk loading, on fresh SQLite ledgers (a currency, four accounts, one open period, made through
- * the CLI), of the same deterministic two-line entries (dates across the period, seeded amounts):
+ * Bulk loading, on fresh ledgers (a currency, four accounts, one open period, made through the
+ * CLI), of the same deterministic two-line entries (dates across the period, seeded amounts), on
+ * SQLite (a file) or PostgreSQL (a database of the benchmark's cluster, bench/postgres.ts):
  *   a. `ledger journal-entries import FILE` of a JSON-lines file, the CLI pinned to CPU 0 under
  *      /usr/bin/time (wall time, peak RSS, CPU);
- *   b. `POST /api/v1/journal-entries/batch` to `ledger serve`, by one client and by four.
- * Each run then checks the entry and line counts and every account's totals against what was
- * generated, and throws on any difference.
+ *   b. `POST /api/v1/journal-entries/batch` to `ledger serve`, by one client and by four, and on
+ *      PostgreSQL also by four clients split between two servers on the same database.
+ * Each run then checks the entry and line counts (in the store, see BulkStore.check) and every
+ * account's totals against what was generated, and throws on any difference.
  */
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
@@ -13,9 +15,29 @@ import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } fr
 import { join } from 'node:path';
 import {
   type BenchOptions, Client, closedLoop, fmt, type LatencySummary, LEDGER_BIN, ledgerCli, log, OtherCpu, pct, pinned, processCpuSeconds,
-  random, ROOT, startServer, stopServer, summarize, table,
+  random, ROOT, type Server, startServer, stopServer, summarize, table,
 } from './lib.js';
 import { prepareDatabase } from './posting.js';
+
+/**
+ * Where the bulk runs write: a store makes a fresh empty database per run and checks, in the store
+ * itself, what a run left there.
+ */
+export interface BulkStore {
+  /** 'SQLite' or 'PostgreSQL', for the output. */
+  name: string;
+  /** A fresh empty database (a file path or a postgres:// URL) for the run `tag`; drop() after the run. */
+  create(tag: string): Promise<{ db: string; drop(): Promise<void> }>;
+  /**
+   * Throws unless the database holds exactly `entries` two-line entries whose debits sum to
+   * `debits` (minor units); returns what was checked.
+   */
+  check(db: string, where: string, entries: number, debits: number): Promise<string>;
+  /** CPU seconds used so far by the database server (PostgreSQL), or undefined (SQLite: in the ledger process). */
+  serverCpuSeconds?(): number | undefined;
+  /** Where the database server runs, for the output. */
+  placement?: string;
+}
 
 export interface BulkImportResult {
   lines: number;
@@ -27,12 +49,15 @@ export interface BulkImportResult {
   peakRssBytes: number | undefined;
   /** CPU seconds (user + system) of the CLI process, from /usr/bin/time. */
   cpuSeconds: number | undefined;
+  /** The database server's CPU during the import, in cores (PostgreSQL only). */
+  databaseCpu: number | undefined;
   /** CPU used by other processes during the import, in cores (needs the CLI's own CPU from /usr/bin/time). */
   otherCpu: number | undefined;
   verified: string;
 }
 
 export interface BatchRunResult {
+  servers: number;
   clients: number;
   batch: number;
   requests: number;
@@ -41,12 +66,19 @@ export interface BatchRunResult {
   linesPerSecond: number;
   /** Latency of one request (one batch). */
   latency: LatencySummary;
-  serverCpu: number | undefined;
+  /** Each `ledger serve` process's CPU, in cores. */
+  serverCpu: (number | undefined)[];
+  /** The database server's CPU, in cores (PostgreSQL only). */
+  databaseCpu: number | undefined;
   otherCpu: number | undefined;
   verified: string;
 }
 
 export interface BulkResult {
+  store: string;
+  placement: string | undefined;
+  /** The store has a database server of its own, whose CPU is reported (PostgreSQL). */
+  databaseServer: boolean;
   import: BulkImportResult;
   batches: BatchRunResult[];
 }
@@ -63,6 +95,7 @@ const TIME = '/usr/bin/time';
 const HAS_TIME = existsSync(TIME);
 
 interface BulkLedger {
+  /** A file path or a postgres:// URL, as `--db` takes it. */
   db: string;
   apiKey: string;
   accountIds: string[];
@@ -146,6 +179,11 @@ function writeImportFile(path: string, accountIds: string[], entries: number): T
   return totals;
 }
 
+/** The debits of every account together (= the credits). */
+function sum(totals: Totals): number {
+  return totals.debit.reduce((a, b) => a + b, 0);
+}
+
 function expectEqual(what: string, actual: unknown, expected: unknown): void {
   if (actual !== expected) throw new Error(`VERIFICATION FAILED: ${what}: expected ${String(expected)}, got ${String(actual)}`);
 }
@@ -162,110 +200,153 @@ function checkTrialBalance(where: string, tb: TrialBalance, accountIds: string[]
     expectEqual(`${where}: debits of ${ACCOUNTS[i]!.name}`, row?.debit_total ?? '0', String(expected.debit[i]));
     expectEqual(`${where}: credits of ${ACCOUNTS[i]!.name}`, row?.credit_total ?? '0', String(expected.credit[i]));
   });
-  const sum = String(expected.debit.reduce((a, b) => a + b, 0));
+  const total = String(sum(expected));
   expectEqual(`${where}: currencies in the totals`, tb.totals.length, 1);
-  expectEqual(`${where}: total debits`, tb.totals[0]!.debit_total, sum);
-  expectEqual(`${where}: total credits`, tb.totals[0]!.credit_total, sum);
-  return `${sum} minor units on both sides, every account as generated`;
+  expectEqual(`${where}: total debits`, tb.totals[0]!.debit_total, total);
+  expectEqual(`${where}: total credits`, tb.totals[0]!.credit_total, total);
+  return `${total} minor units on both sides, every account as generated`;
 }
 
 /** Entries and lines in the file, read-only (also while a server has it open: WAL). */
-function checkCounts(where: string, db: string, entries: number): string {
+function countSqlite(db: string): { entries: number; lines: number } {
   const reader = new Database(db, { readonly: true, fileMustExist: true });
   try {
     const rows = (name: string) => (reader.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n;
-    expectEqual(`${where}: journal entries`, rows('journal_entries'), entries);
-    expectEqual(`${where}: journal lines`, rows('journal_lines'), entries * 2);
+    return { entries: rows('journal_entries'), lines: rows('journal_lines') };
   } finally {
     reader.close();
   }
-  return `${fmt(entries)} entries, ${fmt(entries * 2)} lines`;
+}
+
+/** SQLite: one file per run in `dir` (deleted with it). */
+export function sqliteBulkStore(dir: string): BulkStore {
+  return {
+    name: 'SQLite',
+    create: async (tag) => ({ db: join(dir, `bulk-${tag}.db`), drop: async () => {} }),
+    check: async (db, where, entries) => {
+      const counted = countSqlite(db);
+      expectEqual(`${where}: journal entries`, counted.entries, entries);
+      expectEqual(`${where}: journal lines`, counted.lines, entries * 2);
+      return `${fmt(entries)} entries, ${fmt(entries * 2)} lines`;
+    },
+  };
+}
+
+/** CPU seconds of the database server since `before` (a reading of serverCpuSeconds), in cores over `seconds`. */
+function databaseCores(store: BulkStore, before: number | undefined, seconds: number): number | undefined {
+  const after = store.serverCpuSeconds?.();
+  return before === undefined || after === undefined ? undefined : (after - before) / seconds;
 }
 
 /** Run a: the CLI import of a JSON-lines file. */
-async function runImport(options: BenchOptions, dir: string): Promise<BulkImportResult> {
+async function runImport(options: BenchOptions, dir: string, store: BulkStore): Promise<BulkImportResult> {
   const entries = options.bulkLines / 2;
-  const ledger = makeLedger(join(dir, 'bulk-import.db'));
-  const file = join(dir, 'bulk-import.jsonl');
-  log(`bulk: writing ${fmt(entries)} entries to ${file}`);
-  const expected = writeImportFile(file, ledger.accountIds, entries);
-  const fileBytes = statSync(file).size;
-  const timeFile = join(dir, 'bulk-import.time');
-  const cli = pinned(0, process.execPath, [LEDGER_BIN, '--db', ledger.db, '--json', 'journal-entries', 'import', file]);
-  // %e wall seconds, %M peak RSS in KiB, %U + %S CPU seconds; -o keeps them apart from the CLI's own stderr.
-  const [command, args] = HAS_TIME ? [TIME, ['-f', '%e %M %U %S', '-o', timeFile, ...cli.flat()]] : cli;
-  if (!HAS_TIME) log(`bulk: ${TIME} not found: wall time measured here, no peak RSS`);
-  log(`bulk: ledger journal-entries import of ${fmt(options.bulkLines)} lines`);
-  const others = new OtherCpu([]);
-  const t0 = performance.now();
-  const run = spawnSync(command, args, {
-    cwd: ROOT, env: { ...process.env, LEDGER_API_KEY: ledger.apiKey }, encoding: 'utf8', maxBuffer: 16 << 20, timeout: 3_600_000,
-  });
-  const elapsed = (performance.now() - t0) / 1000;
-  const otherAndCli = others.cores();
-  if (run.status !== 0) {
-    throw new Error(`ledger journal-entries import failed (${run.error?.message ?? `exit ${run.status}`}):\n${run.stderr.slice(-3000)}`);
+  const fresh = await store.create('import');
+  try {
+    const ledger = makeLedger(fresh.db);
+    // The file names the ledger's account ids, which each fresh ledger draws anew: one file per store.
+    const tag = store.name.toLowerCase();
+    const file = join(dir, `bulk-import-${tag}.jsonl`);
+    log(`bulk, ${store.name}: writing ${fmt(entries)} entries to ${file}`);
+    const expected = writeImportFile(file, ledger.accountIds, entries);
+    const fileBytes = statSync(file).size;
+    const timeFile = join(dir, `bulk-import-${tag}.time`);
+    const cli = pinned(0, process.execPath, [LEDGER_BIN, '--db', ledger.db, '--json', 'journal-entries', 'import', file]);
+    // %e wall seconds, %M peak RSS in KiB, %U + %S CPU seconds; -o keeps them apart from the CLI's own stderr.
+    const [command, args] = HAS_TIME ? [TIME, ['-f', '%e %M %U %S', '-o', timeFile, ...cli.flat()]] : cli;
+    if (!HAS_TIME) log(`bulk: ${TIME} not found: wall time measured here, no peak RSS`);
+    log(`bulk, ${store.name}: ledger journal-entries import of ${fmt(options.bulkLines)} lines`);
+    const others = new OtherCpu([]);
+    const database0 = store.serverCpuSeconds?.();
+    const t0 = performance.now();
+    const run = spawnSync(command, args, {
+      cwd: ROOT, env: { ...process.env, LEDGER_API_KEY: ledger.apiKey }, encoding: 'utf8', maxBuffer: 16 << 20, timeout: 3_600_000,
+    });
+    const elapsed = (performance.now() - t0) / 1000;
+    const databaseCpu = databaseCores(store, database0, elapsed);
+    const otherAndOurs = others.cores();
+    if (run.status !== 0) {
+      throw new Error(`ledger journal-entries import failed (${run.error?.message ?? `exit ${run.status}`}):\n${run.stderr.slice(-3000)}`);
+    }
+    expectEqual('import: entries it reports', (JSON.parse(run.stdout) as { data: { imported: number } }).data.imported, entries);
+    // The last line: on a failure GNU time writes "Command exited with non-zero status" before it.
+    const timed = HAS_TIME ? readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number) : [];
+    const [wall, rssKiB, user, system] = timed.length === 4 && timed.every(Number.isFinite) ? timed : [];
+    const seconds = wall ?? elapsed;
+    const cpuSeconds = user !== undefined && system !== undefined ? user + system : undefined;
+    const where = `${store.name}, import`;
+    const verified = `${await store.check(ledger.db, where, entries, sum(expected))}; trial balance (CLI): `
+      + checkTrialBalance(where, (JSON.parse(ledgerCli(ledger.db, ['--json', 'reports', 'trial-balance'])) as { data: TrialBalance }).data,
+        ledger.accountIds, expected);
+    log(`bulk, ${store.name}: imported in ${seconds.toFixed(2)} s; verified ${verified}`);
+    return {
+      lines: options.bulkLines, entries, fileBytes, seconds, linesPerSecond: options.bulkLines / seconds,
+      peakRssBytes: rssKiB === undefined ? undefined : rssKiB * 1024, cpuSeconds, databaseCpu,
+      otherCpu: otherAndOurs !== undefined && cpuSeconds !== undefined
+        ? Math.max(0, otherAndOurs - cpuSeconds / elapsed - (databaseCpu ?? 0)) : undefined,
+      verified,
+    };
+  } finally {
+    await fresh.drop();
   }
-  expectEqual('import: entries it reports', (JSON.parse(run.stdout) as { data: { imported: number } }).data.imported, entries);
-  // The last line: on a failure GNU time writes "Command exited with non-zero status" before it.
-  const timed = HAS_TIME ? readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number) : [];
-  const [wall, rssKiB, user, system] = timed.length === 4 && timed.every(Number.isFinite) ? timed : [];
-  const seconds = wall ?? elapsed;
-  const cpuSeconds = user !== undefined && system !== undefined ? user + system : undefined;
-  const verified = `${checkCounts('import', ledger.db, entries)}; trial balance (CLI): `
-    + checkTrialBalance('import', (JSON.parse(ledgerCli(ledger.db, ['--json', 'reports', 'trial-balance'])) as { data: TrialBalance }).data,
-      ledger.accountIds, expected);
-  log(`bulk: imported in ${seconds.toFixed(2)} s; verified ${verified}`);
-  return {
-    lines: options.bulkLines, entries, fileBytes, seconds, linesPerSecond: options.bulkLines / seconds,
-    peakRssBytes: rssKiB === undefined ? undefined : rssKiB * 1024, cpuSeconds,
-    otherCpu: otherAndCli !== undefined && cpuSeconds !== undefined ? Math.max(0, otherAndCli - cpuSeconds / elapsed) : undefined,
-    verified,
-  };
 }
 
-/** Run b: the entries in batches of --bulk-batch through the HTTP batch route, by `clients` concurrent clients. */
-async function runBatch(options: BenchOptions, dir: string, clients: number): Promise<BatchRunResult> {
+/**
+ * Run b: the entries in batches of --bulk-batch through the HTTP batch route, by `clients`
+ * concurrent clients split between `servers` `ledger serve` processes on the same database
+ * (client w talks to server w mod servers, as the PostgreSQL posting runs do).
+ */
+async function runBatch(options: BenchOptions, store: BulkStore, servers: number, clients: number): Promise<BatchRunResult> {
   const entries = options.bulkLines / 2;
-  const ledger = makeLedger(join(dir, `bulk-batch-${clients}.db`));
-  // Every body is serialized before the loop, so that building them does not pace the requests;
-  // each request's totals are kept to check what the requests posted when the time limit stops early.
-  const payloads: string[] = [];
-  const perRequest: Totals[] = [];
-  const sizes: number[] = [];
-  let totals = noTotals();
-  let batch: unknown[] = [];
-  const flush = () => {
-    payloads.push(JSON.stringify({ entries: batch }));
-    perRequest.push(totals);
-    sizes.push(batch.length);
-    totals = noTotals();
-    batch = [];
-  };
-  for (const item of bulkEntries(ledger.accountIds, entries)) {
-    addEntry(totals, item);
-    batch.push(item.entry);
-    if (batch.length === options.bulkBatch) flush();
-  }
-  if (batch.length > 0) flush();
-  const server = await startServer(ledger.db, {}, 0);
-  log(`bulk: batch route, ${clients} client(s): ledger serve pid ${server.pid} at ${server.baseUrl}`);
-  const client = new Client(server.baseUrl, clients, ledger.apiKey);
+  const fresh = await store.create(`batch_${servers}srv_${clients}cl`);
+  const started: Server[] = [];
+  const connections: Client[] = [];
+  const where = `${store.name}, batch, ${servers} server(s), ${clients} client(s)`;
   try {
-    const cpu0 = processCpuSeconds(server.pid);
-    const others = new OtherCpu([server.pid]);
-    const load = await closedLoop(payloads.length, clients, options.maxSeconds, async (i) => {
-      const response = await client.send('POST', '/api/v1/journal-entries/batch', payloads[i]);
+    const ledger = makeLedger(fresh.db);
+    // Every body is serialized before the loop, so that building them does not pace the requests;
+    // each request's totals are kept to check what the requests posted when the time limit stops early.
+    const payloads: string[] = [];
+    const perRequest: Totals[] = [];
+    const sizes: number[] = [];
+    let totals = noTotals();
+    let batch: unknown[] = [];
+    const flush = () => {
+      payloads.push(JSON.stringify({ entries: batch }));
+      perRequest.push(totals);
+      sizes.push(batch.length);
+      totals = noTotals();
+      batch = [];
+    };
+    for (const item of bulkEntries(ledger.accountIds, entries)) {
+      addEntry(totals, item);
+      batch.push(item.entry);
+      if (batch.length === options.bulkBatch) flush();
+    }
+    if (batch.length > 0) flush();
+    for (let s = 0; s < servers; s++) started.push(await startServer(ledger.db, {}, 0));
+    log(`bulk: ${where}: ledger serve pid ${started.map((s) => `${s.pid} at ${s.baseUrl}`).join(', ')}`);
+    for (const server of started) connections.push(new Client(server.baseUrl, Math.ceil(clients / servers), ledger.apiKey));
+    const pids = started.map((s) => s.pid);
+    const cpu0 = pids.map((pid) => processCpuSeconds(pid));
+    const database0 = store.serverCpuSeconds?.();
+    const others = new OtherCpu(pids);
+    const load = await closedLoop(payloads.length, clients, options.maxSeconds, async (i, w) => {
+      const response = await connections[w % servers]!.send('POST', '/api/v1/journal-entries/batch', payloads[i]);
       if (response.status !== 201) throw new Error(`batch #${i}: expected 201, got ${response.status}: ${response.body.slice(0, 500)}`);
     });
-    const cpu1 = processCpuSeconds(server.pid);
-    const otherCpu = others.cores();
+    const serverCpu = pids.map((pid, s) => {
+      const [before, after] = [cpu0[s], processCpuSeconds(pid)];
+      return before === undefined || after === undefined ? undefined : (after - before) / load.seconds;
+    });
+    const databaseCpu = databaseCores(store, database0, load.seconds);
+    const otherAndDatabase = others.cores();
     if (load.count < payloads.length) log(`bulk: time limit of ${options.maxSeconds} s reached after ${load.count} of ${payloads.length} requests`);
     // closedLoop hands out the indexes in order and every request it starts ends before it returns: the first load.count were posted.
     const expected = noTotals();
     perRequest.slice(0, load.count).forEach((t) => addTotals(expected, t));
     const posted = sizes.slice(0, load.count).reduce((a, b) => a + b, 0);
-    const where = `batch, ${clients} client(s)`;
+    const client = connections[0]!;
     const balances = await Promise.all(ledger.accountIds.map((id) =>
       client.json<{ data: { total_debits: string; total_credits: string } }>('GET', `/api/v1/accounts/${id}/balance`, undefined, 200)));
     balances.forEach(({ data }, i) => {
@@ -273,52 +354,68 @@ async function runBatch(options: BenchOptions, dir: string, clients: number): Pr
       expectEqual(`${where}: balance credits of ${ACCOUNTS[i]!.name}`, data.total_credits, String(expected.credit[i]));
     });
     const tb = await client.json<{ data: TrialBalance }>('GET', '/api/v1/reports/trial-balance', undefined, 200);
-    const verified = `${checkCounts(where, ledger.db, posted)}; balances and trial balance (API): `
+    const verified = `${await store.check(ledger.db, where, posted, sum(expected))}; balances and trial balance (API): `
       + checkTrialBalance(where, tb.data, ledger.accountIds, expected);
     log(`bulk: ${where}: ${load.count} requests in ${load.seconds.toFixed(2)} s; verified ${verified}`);
     return {
-      clients, batch: options.bulkBatch, requests: load.count, lines: posted * 2, seconds: load.seconds,
-      linesPerSecond: (posted * 2) / load.seconds, latency: summarize(load.latenciesMs),
-      serverCpu: cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / load.seconds : undefined, otherCpu, verified,
+      servers, clients, batch: options.bulkBatch, requests: load.count, lines: posted * 2, seconds: load.seconds,
+      linesPerSecond: (posted * 2) / load.seconds, latency: summarize(load.latenciesMs), serverCpu, databaseCpu,
+      otherCpu: otherAndDatabase === undefined ? undefined : Math.max(0, otherAndDatabase - (databaseCpu ?? 0)), verified,
     };
   } catch (error) {
-    log(`bulk: server output:\n${server.output().slice(-3000)}`);
+    for (const server of started) log(`bulk: ${where}: server ${server.pid} output:\n${server.output().slice(-3000)}`);
     throw error;
   } finally {
-    client.close();
-    await stopServer(server);
+    for (const connection of connections) connection.close();
+    for (const server of started) await stopServer(server);
+    await fresh.drop();
   }
 }
 
-export async function runBulk(options: BenchOptions, dir: string): Promise<BulkResult> {
-  const imported = await runImport(options, dir);
+/**
+ * The import, then the batch route with one server and one, then four, clients; with `twoServers`
+ * (PostgreSQL: several processes can share its database) also four clients split between two servers.
+ */
+export async function runBulk(options: BenchOptions, dir: string, store: BulkStore, twoServers = false): Promise<BulkResult> {
+  const imported = await runImport(options, dir, store);
   const batches: BatchRunResult[] = [];
-  for (const clients of [1, 4]) batches.push(await runBatch(options, dir, clients));
-  return { import: imported, batches };
+  for (const clients of [1, 4]) batches.push(await runBatch(options, store, 1, clients));
+  if (twoServers) batches.push(await runBatch(options, store, 2, 4));
+  return {
+    store: store.name, placement: store.placement, databaseServer: store.serverCpuSeconds !== undefined, import: imported, batches,
+  };
+}
+
+/** "4 clients, 2 servers", "1 client" (one server). */
+export function batchLabel(b: BatchRunResult): string {
+  return `${b.clients} client${b.clients > 1 ? 's' : ''}${b.servers > 1 ? ` split between ${b.servers} servers` : ''}`;
 }
 
 const MIB = 1024 * 1024;
 
 export function bulkMarkdown(r: BulkResult): string {
   const i = r.import;
+  const db = r.databaseServer ? [`${r.store} CPU`] : [];
   const out: string[] = [];
-  out.push(`### Bulk loading, SQLite: ${fmt(i.lines)} journal lines (${fmt(i.entries)} two-line entries over ${ACCOUNTS.length} accounts)`);
+  out.push(`### Bulk loading, ${r.store}: ${fmt(i.lines)} journal lines (${fmt(i.entries)} two-line entries over ${ACCOUNTS.length} accounts)`);
   out.push('');
-  out.push(table(['run', 'lines', 'seconds', 'lines/s', 'peak RSS MiB', 'CPU s', 'file MiB', 'other CPU'],
+  out.push(table(['run', 'lines', 'seconds', 'lines/s', 'peak RSS MiB', 'CPU s', ...db, 'file MiB', 'other CPU'],
     [[`ledger journal-entries import (CLI, one transaction)`, fmt(i.lines), i.seconds.toFixed(2), fmt(i.linesPerSecond),
       i.peakRssBytes === undefined ? 'n/a' : fmt(i.peakRssBytes / MIB), i.cpuSeconds === undefined ? 'n/a' : i.cpuSeconds.toFixed(2),
-      fmt(i.fileBytes / MIB, 1), pct(i.otherCpu)]]));
+      ...(r.databaseServer ? [pct(i.databaseCpu)] : []), fmt(i.fileBytes / MIB, 1), pct(i.otherCpu)]]));
   out.push('');
-  out.push('The whole CLI process, from start to exit, pinned to CPU 0 (wall time, peak RSS and CPU from /usr/bin/time when present).');
+  out.push('The whole CLI process, from start to exit, pinned to CPU 0 (wall time, peak RSS and CPU from /usr/bin/time when present)'
+    + `${r.databaseServer ? `; ${r.store} CPU: every process of the cluster over the import, in share of one core` : ''}.`);
+  if (r.placement) out.push('', `Placement: ${r.placement}`);
   out.push('');
-  out.push(table(['run', 'requests', 'lines', 'seconds', 'lines/s', 'p50 ms', 'p99 ms', 'server CPU', 'other CPU'],
-    r.batches.map((b) => [`POST /journal-entries/batch, ${fmt(b.batch)} entries each, ${b.clients} client${b.clients > 1 ? 's' : ''}`,
+  out.push(table(['run', 'requests', 'lines', 'seconds', 'lines/s', 'p50 ms', 'p99 ms', 'server CPU', ...db, 'other CPU'],
+    r.batches.map((b) => [`POST /journal-entries/batch, ${fmt(b.batch)} entries each, ${batchLabel(b)}`,
       fmt(b.requests), fmt(b.lines), b.seconds.toFixed(2), fmt(b.linesPerSecond), fmt(b.latency.p50, 1), fmt(b.latency.p99, 1),
-      pct(b.serverCpu), pct(b.otherCpu)])));
+      b.serverCpu.map(pct).join(' + '), ...(r.databaseServer ? [pct(b.databaseCpu)] : []), pct(b.otherCpu)])));
   out.push('');
   out.push('Latency: of one request (one batch). Each run on a fresh ledger, until every line is posted or the time limit.');
   out.push('');
   out.push(`- import: verification ok: ${i.verified}`);
-  for (const b of r.batches) out.push(`- batch, ${b.clients} client${b.clients > 1 ? 's' : ''}: verification ok: ${b.verified}`);
+  for (const b of r.batches) out.push(`- batch, ${batchLabel(b)}: verification ok: ${b.verified}`);
   return out.join('\n');
 }

@@ -91,7 +91,7 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --dir D            where the temporary databases go         BENCH_DIR          (OS temp dir)
   --only LIST        posting,auth,baseline,reports,http,bulk, BENCH_ONLY         (all)
                      startup (sqlite = baseline: the bare store without HTTP;
-                     http, bulk and startup run on SQLite only)
+                     http and startup run on SQLite only)
   --backend B        sqlite, postgres or both                 BENCH_BACKEND      (sqlite)
   --db URL           postgres://user:pass@host:port/db of an  BENCH_PG_URL       (a throw-away cluster)
                      existing server (implies --backend postgres unless both;

@@ -6,9 +6,10 @@
  * COMMIT waits for its WAL flush, as on a production server.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { type Cluster as ThrowAwayCluster, startCluster as startThrowAwayCluster } from '../test/helpers/postgres-cluster.js';
-import { log } from './lib.js';
+import { log, processCpuSeconds } from './lib.js';
 
 export { createDatabase, dropDatabase } from '../test/helpers/postgres-cluster.js';
 
@@ -75,4 +76,22 @@ export function clusterPids(postmasterPid: number): number[] {
   const result = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmasterPid)], { encoding: 'utf8' });
   const children = result.stdout.split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
   return [postmasterPid, ...children];
+}
+
+/**
+ * CPU seconds the cluster has used so far: its live processes plus the children the postmaster
+ * has reaped (cutime + cstime of /proc/PID/stat). Between two readings this counts a backend that
+ * started and ended in between, such as the CLI's during an import, which clusterPids misses.
+ */
+export function clusterCpuSeconds(postmasterPid: number): number | undefined {
+  let reaped: number;
+  try {
+    const stat = readFileSync(`/proc/${postmasterPid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[13] = cutime, fields[14] = cstime (fields 16 and 17 of proc(5)), in clock ticks.
+    reaped = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+  return clusterPids(postmasterPid).reduce((total, pid) => total + (processCpuSeconds(pid) ?? 0), reaped);
 }

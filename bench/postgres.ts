@@ -18,7 +18,8 @@ import {
   type BenchOptions, Client, closedLoop, coreBusySeconds, fmt, type LatencySummary, ledgerCli, log, machineBusySeconds, processCpuSeconds,
   random, type Server, startServer, stopServer, summarize, table,
 } from './lib.js';
-import { type Cluster, clusterPids, createDatabase, dropDatabase, showSettings, startCluster } from './pg-cluster.js';
+import { type Cluster, clusterCpuSeconds, clusterPids, createDatabase, dropDatabase, showSettings, startCluster } from './pg-cluster.js';
+import type { BulkStore } from './bulk.js';
 import { prepareDatabase, type ProfileSummary, summarizeProfile } from './posting.js';
 import { join } from 'node:path';
 
@@ -484,6 +485,43 @@ export async function runPgPosting(options: BenchOptions, target: PgTarget, dir:
   }
   if (spec.profile) result.profile = summarizeProfile(profileDir, result.entryCount);
   return result;
+}
+
+/**
+ * The bulk-loading runs (bench/bulk.ts) on PostgreSQL: a fresh database of the target per run,
+ * dropped after it; the check counts in SQL and compares every maintained total with the lines.
+ */
+export function postgresBulkStore(target: PgTarget, pinned: boolean): BulkStore {
+  const postmaster = target.cluster?.postmasterPid;
+  return {
+    name: 'PostgreSQL',
+    create: async (tag) => {
+      const name = databaseName(`bulk_${tag}`);
+      const db = await createDatabase(target.adminUrl, name);
+      return {
+        db,
+        drop: () => dropDatabase(target.adminUrl, name).catch((error: unknown) => log(`could not drop ${name}: ${String(error)}`)),
+      };
+    },
+    check: async (url, where, entries, debits) => {
+      const books = await checkTotals(url);
+      if (books.entries !== entries) fail(`${where}: ${fmt(books.entries)} journal entries in the database, expected ${fmt(entries)}`);
+      if (books.lines !== 2 * entries) fail(`${where}: ${fmt(books.lines)} journal lines in the database, expected ${fmt(2 * entries)}`);
+      if (books.balance_mismatches + books.period_mismatches + books.daily_mismatches !== 0) {
+        fail(`${where}: totals differ from the lines: ${JSON.stringify(books)}`);
+      }
+      const sum = String(debits);
+      if (books.line_debits !== sum || books.line_credits !== sum || books.currency_total !== sum) {
+        fail(`${where}: currency total ${books.currency_total}, lines ${books.line_debits}/${books.line_credits}, expected ${sum}`);
+      }
+      return `${fmt(entries)} entries, ${fmt(entries * 2)} lines (SQL); account, period, daily and currency totals equal the lines`;
+    },
+    ...(postmaster === undefined ? {} : { serverCpuSeconds: () => clusterCpuSeconds(postmaster) }),
+    placement: !pinned ? 'NOT pinned (no taskset): every process may run on either core.'
+      : `the import's CLI and every \`ledger serve\` on CPU 0, the load generator on CPU 1; ${target.cluster === undefined
+        ? 'the PostgreSQL server of --db is not ours: not pinned, its CPU not measured'
+        : `every PostgreSQL process on CPU ${target.cpu ?? 'any (not pinned)'} (--pg-cpu)`}.`,
+  };
 }
 
 export function postingSpecs(options: BenchOptions): PgPostingSpec[] {

@@ -14,7 +14,8 @@
  *      accounts and a hot account, each run followed by a check of the books,
  *   2. the cost of authentication,
  *   3. bare PostgreSQL through `pg` with the adapter's statements,
- *   4. every report on a 1,000,000-line ledger;
+ *   4. bulk loading as for SQLite, and the batch route also with two servers (bench/bulk.ts),
+ *   5. every report on a 1,000,000-line ledger;
  * then the goals with pass/fail. Prints Markdown on stdout; progress goes to stderr.
  * Options: `npm run bench -- --help`.
  */
@@ -26,14 +27,14 @@ import {
 } from './lib.js';
 import {
   ACCOUNTS, databaseBytes, openTarget, type PgBaselineResult, pgBaselineCases, pgBaselineTable, type PgPostingResult, pgPostingTable,
-  type PgTarget, placementText, postingSpecs, runPgBaseline, runPgPosting, statementsTable, waitText,
+  type PgTarget, placementText, postgresBulkStore, postingSpecs, runPgBaseline, runPgPosting, statementsTable, waitText,
 } from './postgres.js';
 import { clusterPids, createDatabase, dropDatabase } from './pg-cluster.js';
 import { type AuthResult, type OtherBuild, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
 import { buildLedger, type ReportsResult, reportsMarkdown, runReports } from './reports.js';
 import { basename, join } from 'node:path';
 import { type BaselineResult, baselineCases, runBaseline } from './sqlite-baseline.js';
-import { type BulkResult, bulkMarkdown, runBulk } from './bulk.js';
+import { type BulkResult, bulkMarkdown, runBulk, sqliteBulkStore } from './bulk.js';
 import { type HttpBaselineResult, httpBaselineMarkdown, runHttpBaseline } from './http-baseline.js';
 import { runStartup, type StartupResult, startupMarkdown } from './startup.js';
 
@@ -41,7 +42,7 @@ import { runStartup, type StartupResult, startupMarkdown } from './startup.js';
  * Goals. Issue 9: durable posting through HTTP at 5,000 entries/s with p99 under 50 ms; every
  * report's p99 under 50 ms at 1M lines. Issue 12 (SQLite): posting at 15,000 entries/s with p99
  * under 20 ms; bulk loading at 150,000 lines/s by import (1,000,000 lines in under 7 s) and by the
- * batch route; `ledger accounts list` in under 120 ms.
+ * batch route (on PostgreSQL too: the rate); `ledger accounts list` in under 120 ms.
  */
 const GOAL_RATE = 5000;
 const GOAL_P99_MS = 50;
@@ -202,6 +203,7 @@ interface PgOutcome {
   postings: PgPostingResult[];
   auth: AuthResult | undefined;
   baselines: PgBaselineResult[];
+  bulk?: BulkResult;
 }
 
 function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: number): string {
@@ -289,7 +291,7 @@ function ofRate(rate: number, goal: number): string | false {
 }
 
 function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], reports: ReportsResult[], bulk: BulkResult | undefined,
-  startup: StartupResult | undefined): string {
+  pgBulk: BulkResult | undefined, startup: StartupResult | undefined): string {
   const out: string[] = [];
   out.push('## Goals');
   out.push('');
@@ -312,11 +314,15 @@ function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], r
       `≥ ${fmt(GOAL_BULK_LINES_PER_S)} lines/s and ${fmt(GOAL_IMPORT_LINES)} lines in < ${GOAL_IMPORT_SECONDS} s`,
       `${fmt(i.linesPerSecond)} lines/s, ${fmt(i.lines)} lines in ${i.seconds.toFixed(2)} s`,
       timed ? rate : `${rate} on the rate; the time needs --bulk-lines ${GOAL_IMPORT_LINES}`]);
-    for (const b of bulk.batches) {
-      rows.push([`SQLite, batch route, ${b.clients} client${b.clients > 1 ? 's' : ''}, ${fmt(b.batch)} entries/request`,
+  }
+  const batchRows = (r: BulkResult) => {
+    for (const b of r.batches) {
+      rows.push([`${r.store}, batch route, ${b.servers} server${b.servers > 1 ? 's' : ''}, ${b.clients} client${b.clients > 1 ? 's' : ''}, `
+        + `${fmt(b.batch)} entries/request`,
         `≥ ${fmt(GOAL_BULK_LINES_PER_S)} lines/s`, `${fmt(b.linesPerSecond)} lines/s`, verdict([ofRate(b.linesPerSecond, GOAL_BULK_LINES_PER_S)])]);
     }
-  }
+  };
+  if (bulk) batchRows(bulk);
   const list = startup?.timings.find((t) => t.name === 'ledger accounts list');
   if (list) {
     rows.push(['SQLite, `ledger accounts list`', `< ${GOAL_STARTUP_MS} ms wall (p50 of ${list.runs})`,
@@ -324,6 +330,14 @@ function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], r
       verdict([list.latency.p50 >= GOAL_STARTUP_MS && `${fmt((list.latency.p50 / GOAL_STARTUP_MS) * 100)}% of the time allowed`])]);
   }
   for (const r of pgPostings.filter((p) => !p.spec.profile)) posting(`PostgreSQL, HTTP, ${r.spec.label}`, r.entriesPerSecond, r.latency.p99);
+  if (pgBulk) {
+    // Issue 12's time goal (1,000,000 lines in < 7 s) is SQLite's; PostgreSQL is held to the rate.
+    const i = pgBulk.import;
+    rows.push(['PostgreSQL, bulk import (`ledger journal-entries import`)', `≥ ${fmt(GOAL_BULK_LINES_PER_S)} lines/s`,
+      `${fmt(i.linesPerSecond)} lines/s, ${fmt(i.lines)} lines in ${i.seconds.toFixed(2)} s`,
+      verdict([ofRate(i.linesPerSecond, GOAL_BULK_LINES_PER_S)])]);
+    batchRows(pgBulk);
+  }
   for (const result of reports) {
     const worst = result.timings.reduce((a, b) => (b.latency.p99 > a.latency.p99 ? b : a));
     const misses = result.timings.filter((t) => t.latency.p99 >= GOAL_REPORT_P99_MS);
@@ -395,6 +409,10 @@ async function runPostgres(options: BenchOptions, dir: string, pinned: boolean, 
         log(`bare PostgreSQL ${spec.label}`);
         outcome.baselines.push(await runPgBaseline(options, target, spec, index));
       }
+    }
+    if (options.only.has('bulk')) {
+      log(`PostgreSQL: bulk loading: ${options.bulkLines} journal lines by import, then through the batch route`);
+      outcome.bulk = await runBulk(options, dir, postgresBulkStore(target, pinned), true);
     }
     if (options.only.has('reports')) {
       log(`PostgreSQL: reports on a ledger of ${options.lines} journal lines`);
@@ -493,7 +511,7 @@ async function main(): Promise<number> {
     }
     if (sqlite && options.only.has('bulk')) {
       log(`bulk loading: ${options.bulkLines} journal lines by import, then through the batch route`);
-      bulk = await runBulk(options, dir);
+      bulk = await runBulk(options, dir, sqliteBulkStore(dir));
     }
     if (sqlite && options.only.has('startup')) startup = runStartup(dir);
     if (sqlite && options.only.has('reports')) {
@@ -519,12 +537,13 @@ async function main(): Promise<number> {
   if (reports) emit(`\n${reportsMarkdown(reports)}\n`);
   if (pg) {
     emit(`\n${pgReport(pg, pinned, options.keep, options.concurrency)}`);
+    if (pg.bulk) emit(`\n${bulkMarkdown(pg.bulk)}\n`);
     if (pg.reports) emit(`\n${reportsMarkdown(pg.reports)}\n`);
     if (reports && pg.reports) emit(`\n${reportsComparison(reports, pg.reports)}`);
   }
   const allReports = [reports, pg?.reports].filter((r): r is ReportsResult => r !== undefined);
-  if (postings.length > 0 || (pg?.postings.length ?? 0) > 0 || allReports.length > 0 || bulk || startup) {
-    emit(`\n${goalsReport(postings, pg?.postings ?? [], allReports, bulk, startup)}`);
+  if (postings.length > 0 || (pg?.postings.length ?? 0) > 0 || allReports.length > 0 || bulk || pg?.bulk || startup) {
+    emit(`\n${goalsReport(postings, pg?.postings ?? [], allReports, bulk, pg?.bulk, startup)}`);
   }
   if (options.write) {
     writeFileSync(options.write, `${generatedHeader(process.argv.slice(2))}\n${output.join('')}`);
