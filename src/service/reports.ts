@@ -9,7 +9,7 @@ import { formatAmount } from '../domain/money/amount.js';
 import { buildBalanceSheet, type BalanceSheet } from '../domain/reports/balance-sheet.js';
 import { buildIncomeStatement, type IncomeStatement, withColumns } from '../domain/reports/income-statement.js';
 import { MAX_REPORT_COLUMNS, type ReportColumn, splitIntoColumns } from '../domain/reports/report-columns.js';
-import { type ReportInputs, subtractTotals } from '../domain/reports/report-inputs.js';
+import { addTotals, type ReportInputs, subtractTotals } from '../domain/reports/report-inputs.js';
 import { buildTrialBalance, type TrialBalance } from '../domain/reports/trial-balance.js';
 import type { Account, Period, Totals } from '../domain/types.js';
 import type {
@@ -130,19 +130,22 @@ export async function incomeStatement(ctx: ServiceContext, input: IncomeStatemen
     const inputs = await reportInputs(reads);
     const currencyId = await reportCurrency(reads, inputs, input.currency_id);
     const columns = input.columns === undefined ? undefined : reportColumns(range, input.columns);
-    const totals = range.period !== undefined
-      ? await reads.accountTotals({ period_id: range.period.id })
-      : await rangeTotals(reads, range);
-    const closing = await reads.closingTotals(range.period !== undefined
-      ? { period_id: range.period.id } : { range: { start_date: range.start_date, end_date: range.end_date } });
     const scope = {
       currency_id: currencyId, period_id: range.period?.id ?? null,
       start_date: range.start_date ?? null, end_date: range.end_date ?? null,
     };
     const company_name = await companyNameOf(reads);
-    const whole = buildIncomeStatement(inputs, withoutClosing(totals, closing), scope);
-    if (columns === undefined) return { company_name, ...whole };
+    if (columns === undefined) {
+      const totals = range.period !== undefined
+        ? await reads.accountTotals({ period_id: range.period.id })
+        : await rangeTotals(reads, range);
+      const closing = await reads.closingTotals(range.period !== undefined
+        ? { period_id: range.period.id } : { range: { start_date: range.start_date, end_date: range.end_date } });
+      return { company_name, ...buildIncomeStatement(inputs, withoutClosing(totals, closing), scope) };
+    }
     const perColumn = await columnTotals(reads, columns);
+    // The columns cover the range day for day, so the whole is their sum, not another read.
+    const whole = buildIncomeStatement(inputs, sumOfColumns(perColumn), scope);
     const statements = perColumn.map((columnTotal, index) => buildIncomeStatement(inputs, columnTotal,
       { ...scope, period_id: null, start_date: columns[index]!.start_date, end_date: columns[index]!.end_date }));
     return { company_name, ...withColumns(whole, columns, statements, inputs.scales.get(currencyId)!) };
@@ -153,6 +156,14 @@ function withoutClosing(totals: ReadonlyMap<string, Totals>, closing: ReadonlyMa
   const result = new Map<string, Totals>();
   for (const [accountId, total] of totals) result.set(accountId, subtractTotals(total, closing.get(accountId)));
   return result;
+}
+
+function sumOfColumns(columns: readonly ReadonlyMap<string, Totals>[]): Map<string, Totals> {
+  const sum = new Map<string, Totals>();
+  for (const column of columns) {
+    for (const [accountId, totals] of column) sum.set(accountId, addTotals(sum.get(accountId), totals));
+  }
+  return sum;
 }
 
 /** Columns need both ends of the range (a period has them) and a bounded count. */

@@ -23,6 +23,14 @@ export function hasActivity(totals: Totals | undefined): totals is Totals {
   return totals !== undefined && (totals.debit_total !== 0n || totals.credit_total !== 0n);
 }
 
+export function addTotals(a: Totals | undefined, b: Totals | undefined): Totals {
+  const zero = asAmount(0n);
+  return {
+    debit_total: asAmount((a?.debit_total ?? zero) + (b?.debit_total ?? zero)),
+    credit_total: asAmount((a?.credit_total ?? zero) + (b?.credit_total ?? zero)),
+  };
+}
+
 export function subtractTotals(a: Totals | undefined, b: Totals | undefined): Totals {
   const zero = asAmount(0n);
   return {
