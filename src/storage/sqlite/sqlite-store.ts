@@ -123,6 +123,14 @@ class PeriodMemo {
   }
 }
 
+/** A write that changes what `memo` remembers: the memo forgets it first. */
+function forgetting<A extends unknown[], R>(memo: { clear(): void }, write: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    memo.clear();
+    return write(...args);
+  };
+}
+
 /**
  * The write transaction's view: reads of totals and words first write the pending ones (pending-writes.ts),
  * and accounts and periods are remembered until the transaction ends or changes one (see GroupCommit).
@@ -134,23 +142,11 @@ function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, 
   return {
     ...reads, ...flushedReads(reads, pending), ...writes, ...userWrites(q), ...auditWrites(q, onAuditWritten),
     getAccounts: (ids) => accounts.getAccounts(ids, reads.getAccounts),
-    insertAccount: async (account) => {
-      accounts.clear();
-      return writes.insertAccount(account);
-    },
-    updateAccount: async (id, changes) => {
-      accounts.clear();
-      return writes.updateAccount(id, changes);
-    },
+    insertAccount: forgetting(accounts, writes.insertAccount),
+    updateAccount: forgetting(accounts, writes.updateAccount),
     findPeriodContaining: (date) => periods.find(date, reads.findPeriodContaining),
-    insertPeriod: async (period) => {
-      periods.clear();
-      return writes.insertPeriod(period);
-    },
-    updatePeriod: async (id, changes) => {
-      periods.clear();
-      return writes.updatePeriod(id, changes);
-    },
+    insertPeriod: forgetting(periods, writes.insertPeriod),
+    updatePeriod: forgetting(periods, writes.updatePeriod),
   };
 }
 
