@@ -233,11 +233,15 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
 }
 
-/** Compiles src/ to dist/ (the CLI runs compiled JavaScript); retries while src/ is being edited. */
+/**
+ * Compiles src/ to dist/ and bundles it into dist/bundle/ (what bin/ledger.js runs); retries while
+ * src/ is being edited.
+ */
 export async function buildDist(): Promise<void> {
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   for (let attempt = 1; attempt <= 3; attempt++) {
-    const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+    let result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+    if (result.status === 0) result = spawnSync(process.execPath, ['scripts/bundle-cli.mjs'], { cwd: ROOT, encoding: 'utf8' });
     if (result.status === 0) return;
     process.stderr.write(`build failed (attempt ${attempt}/3):\n${result.stdout}${result.stderr}\n`);
     if (attempt < 3) {
@@ -245,7 +249,7 @@ export async function buildDist(): Promise<void> {
       await sleep(30_000);
     }
   }
-  throw new Error('npm run build (tsc -p tsconfig.build.json) failed; fix src/ or pass --skip-build');
+  throw new Error('the build (tsc -p tsconfig.build.json, then scripts/bundle-cli.mjs) failed; fix src/ or pass --skip-build');
 }
 
 /** Runs the compiled CLI synchronously and returns its stdout. */

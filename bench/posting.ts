@@ -7,7 +7,9 @@
  * Also measures the cost of authentication (an API-key lookup per request).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type BenchOptions, Client, closedLoop, type LatencySummary, ledgerCli, log, OtherCpu, processCpuSeconds, type Server,
   startServer, stopServer, summarize,
@@ -329,8 +331,10 @@ export interface ProfileSummary {
   modules: { name: string; selfMs: number }[];
 }
 
+interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
+
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  nodes: { id: number; callFrame: CallFrame }[];
   samples: number[];
   timeDeltas: number[];
 }
@@ -343,9 +347,32 @@ function moduleOf(url: string, functionName: string): string {
     const rest = url.slice(nm + '/node_modules/'.length).split('/');
     return `npm:${rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]}`;
   }
-  const dist = url.indexOf('/dist/');
-  if (dist >= 0) return `ledger:${url.slice(dist + 6).split('/').slice(0, -1).join('/') || '.'}`;
+  // dist/ for an unbundled build; src/ through the bundle's source maps (tsc's maps lead there).
+  const own = /\/(dist|src)\//.exec(url);
+  if (own) return `ledger:${url.slice(own.index + own[0].length).split('/').slice(0, -1).join('/') || '.'}`;
   return url;
+}
+
+/**
+ * The frame where its code was written: bin/ledger.js runs the bundle in dist/bundle/
+ * (scripts/bundle-cli.mjs), whose source maps (through tsc's) name the module in src/ each
+ * function came from, so that the summary names modules as it does for an unbundled build
+ * (--before, whose frames are in dist/).
+ */
+function unbundled(frame: CallFrame, maps: Map<string, SourceMap | undefined>): CallFrame {
+  if (!frame.url.includes('/dist/bundle/')) return frame;
+  let map = maps.get(frame.url);
+  if (!maps.has(frame.url)) {
+    try {
+      map = new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(frame.url)}.map`, 'utf8')) as SourceMapPayload);
+    } catch {
+      map = undefined;
+    }
+    maps.set(frame.url, map);
+  }
+  const entry = map?.findEntry(frame.lineNumber, frame.columnNumber) as Partial<SourceMapping> | undefined;
+  if (entry?.originalSource === undefined || entry.originalLine === undefined) return frame;
+  return { ...frame, url: new URL(entry.originalSource, frame.url).href, lineNumber: entry.originalLine, columnNumber: entry.originalColumn ?? 0 };
 }
 
 export function summarizeProfile(profileDir: string, entries: number): ProfileSummary | undefined {
@@ -358,16 +385,17 @@ export function summarizeProfile(profileDir: string, entries: number): ProfileSu
   if (files.length === 0) return undefined;
   const file = join(profileDir, files[0]!);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const maps = new Map<string, SourceMap | undefined>();
+  const frames = new Map(profile.nodes.map((node) => [node.id, unbundled(node.callFrame, maps)]));
   const functions = new Map<string, number>();
   const modules = new Map<string, number>();
   let totalUs = 0;
   profile.samples.forEach((id, index) => {
     const delta = profile.timeDeltas[index] ?? 0;
-    const frame = byId.get(id)?.callFrame;
+    const frame = frames.get(id);
     if (!frame) return;
     totalUs += delta;
-    const where = frame.url ? ` ${frame.url.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${frame.lineNumber + 1}` : '';
+    const where = frame.url ? ` ${frame.url.replace(/^.*\/(node_modules|dist|src)\//, '$1/')}:${frame.lineNumber + 1}` : '';
     const name = `${frame.functionName || '(anonymous)'}${where}`;
     functions.set(name, (functions.get(name) ?? 0) + delta);
     const module = moduleOf(frame.url, frame.functionName);

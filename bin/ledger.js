@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+// dist/bundle/ is dist/cli/main.js and what it imports, bundled (scripts/bundle-cli.mjs).
+import '../dist/bundle/main.js';

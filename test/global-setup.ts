@@ -1,6 +1,7 @@
 /**
- * Runs once per `vitest run`, before any test file: compiles the sources to dist/ so that the CLI
- * tests (test/cli) run `node bin/ledger.js` on the current code, and builds the web UI into
+ * Runs once per `vitest run`, before any test file: compiles the sources to dist/ and bundles
+ * them into dist/bundle/ (scripts/bundle-cli.mjs) so that the CLI tests (test/cli) run
+ * `node bin/ledger.js` on the current code, and builds the web UI into
  * dist/web for the browser tests (test/e2e), which `ledger serve` serves. Each build is skipped
  * when its output is already newer than every file it is made from, so runs that touch neither
  * stay fast; LEDGER_TEST_BUILD=always forces both.
@@ -10,7 +11,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const ENTRY = join(ROOT, 'dist/cli/main.js');
+const ENTRY = join(ROOT, 'dist/bundle/main.js');
 const WEB_ENTRY = join(ROOT, 'dist/web/index.html');
 
 function newestSourceMs(folder: string): number {
@@ -27,7 +28,7 @@ function buildIsCurrent(): boolean {
   if (process.env.LEDGER_TEST_BUILD === 'always' || !existsSync(ENTRY)) return false;
   const sourcesMs = Math.max(newestSourceMs(join(ROOT, 'src')), statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
     statSync(join(ROOT, 'package.json')).mtimeMs);
-  return statSync(ENTRY).mtimeMs > sourcesMs;
+  return statSync(ENTRY).mtimeMs > Math.max(sourcesMs, statSync(join(ROOT, 'scripts/bundle-cli.mjs')).mtimeMs);
 }
 
 /** Every file under `folder`, whatever its kind (the UI is .tsx, .css and .html as well as .ts). */
@@ -71,8 +72,10 @@ function buildServer(): void {
   if (buildIsCurrent()) return;
   // Type errors elsewhere in the tree (the typecheck gate reports them) still emit JavaScript;
   // only a missing entry point stops the CLI tests.
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
-  if (!existsSync(ENTRY) || build.error) {
-    throw new Error(`build failed (${build.status}): ${build.error?.message ?? ''}${build.stdout}${build.stderr}`);
+  const compile = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+  if (compile.error) throw new Error(`build failed: ${compile.error.message}`);
+  const bundle = spawnSync(process.execPath, ['scripts/bundle-cli.mjs'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+  if (!existsSync(ENTRY) || bundle.status !== 0 || bundle.error) {
+    throw new Error(`build failed (tsc ${compile.status}, bundle ${bundle.status}): ${bundle.error?.message ?? ''}${compile.stdout}${compile.stderr}${bundle.stdout}${bundle.stderr}`);
   }
 }

@@ -4,10 +4,10 @@
  * which is checked at start-up (an unknown key fails at once) and resolved again on every call.
  * Standard output carries the protocol only: nothing else may be printed there.
  */
-import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { openLedger } from './open-ledger.js';
+import { packageVersion } from './package-files.js';
 
 export interface McpStdioOptions {
   database: string;
@@ -23,12 +23,11 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<void>
     await service.ctx.store.close();
     throw error;
   }
-  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const server = createMcpServer({
     service,
     authenticate: async () => (apiKey === undefined ? undefined : service.authenticate(apiKey)),
   }, {
-    version,
+    version: packageVersion(),
     onUnexpectedError: (error, tool) => process.stderr.write(`ledger mcp: unexpected error in ${tool}: ${String(error instanceof Error ? error.stack : error)}\n`),
   });
   const closed = new Promise<void>((resolve) => {

@@ -1,10 +1,10 @@
 /** `ledger serve`: the HTTP server's composition root. */
 import type { FastifyInstance } from 'fastify';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from '../http/build-app.js';
 import { parseCorsOrigins } from '../http/plugins/security-headers.js';
 import { describeDatabaseLocation, parseDatabaseLocation } from './database-location.js';
 import { initLedger, ledgerExists, openLedger } from './open-ledger.js';
+import { builtWebRoot, packageVersion } from './package-files.js';
 import { parseTrustProxy } from './trust-proxy-setting.js';
 
 export interface ServerOptions {
@@ -23,10 +23,10 @@ export async function startServer(options: ServerOptions): Promise<void> {
   const service = await openLedger(options.database);
   const bodyLimitBytes = process.env.LEDGER_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BODY_LIMIT_BYTES) : undefined;
   const batchBodyLimitBytes = process.env.LEDGER_BATCH_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BATCH_BODY_LIMIT_BYTES) : undefined;
-  const webRoot = process.env.LEDGER_WEB_ROOT ?? fileURLToPath(new URL('../web/', import.meta.url));
+  const webRoot = process.env.LEDGER_WEB_ROOT ?? builtWebRoot();
   const corsOrigins = parseCorsOrigins(process.env.LEDGER_CORS_ORIGINS);
   const app = await buildApp({ service, bodyLimitBytes, batchBodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot, corsOrigins,
-    trustProxy });
+    trustProxy, version: packageVersion() });
   const address = await app.listen({ port: options.port, host: options.host });
   process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);
   let stopping = false;

@@ -3,7 +3,6 @@
  * HTTP API. Heavy modules (the HTTP server) are loaded only by the commands that need them, so
  * read commands start fast.
  */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { CommandExit } from './command-exit.js';
 import { EXIT } from './exit-codes.js';
@@ -21,12 +20,8 @@ import { registerServeCommands } from './commands/serve.js';
 import { registerSettingsCommands } from './commands/settings.js';
 import { registerUserCommands } from './commands/users.js';
 import { registerVerifyCommand } from './commands/verify.js';
+import { packageVersion } from '../app/package-files.js';
 import { reportFailure } from './output.js';
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 /** Under --json a usage error is the JSON error body too, so scripts parse every failure alike. */
 function jsonUsageErrors(program: Command): Command {

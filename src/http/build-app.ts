@@ -35,6 +35,8 @@ import { verifyRoutes } from './routes/verify.js';
 
 export interface AppOptions {
   service: LedgerService;
+  /** The package's version (package.json), announced to MCP clients at /mcp. */
+  version: string;
   /** Largest accepted request body; 1 MiB by default. */
   bodyLimitBytes?: number;
   /** Largest body of POST /journal-entries/batch; 32 MiB by default, and never below bodyLimitBytes. */
@@ -166,7 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }, { prefix: API_PREFIX });
 
   // The Model Context Protocol for agents, over the same service and the same Bearer credentials.
-  await app.register(mcpRoutes, { service, bodyLimitBytes: batchBodyLimitBytes });
+  await app.register(mcpRoutes, { service, bodyLimitBytes: batchBodyLimitBytes, version: options.version });
 
   const webRoot = options.webRoot !== undefined && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : undefined;
   if (webRoot !== undefined) {

@@ -53,7 +53,7 @@ function freshDb(): string {
 
 beforeAll(() => {
   // test/global-setup.ts has compiled dist/ once for the whole run.
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/cli/main.js is missing: the global setup did not build');
+  if (!existsSync(join(ROOT, 'dist/bundle/main.js'))) throw new Error('dist/bundle/main.js is missing: the global setup did not build');
   dir = mkdtempSync(join(tmpdir(), 'ledger-cli-users-'));
 });
 

@@ -18,7 +18,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/ledger.js');
-const BUILT_FILES = ['dist/web/index.html', 'dist/cli/main.js'];
+const BUILT_FILES = ['dist/web/index.html', 'dist/bundle/main.js'];
 export const SCREENSHOT_DIR = join(ROOT, 'test-results/screenshots');
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',

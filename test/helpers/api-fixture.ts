@@ -6,6 +6,7 @@
 import { uuidv7 } from 'uuidv7';
 import { expect } from 'vitest';
 import { initLedger, openLedger } from '../../src/app/open-ledger.js';
+import { packageVersion } from '../../src/app/package-files.js';
 import { buildApp, type AppOptions } from '../../src/http/build-app.js';
 import type { LedgerService } from '../../src/service/ledger-service.js';
 import { createTestLocation } from './test-location.js';
@@ -60,7 +61,7 @@ export async function startLedgerApp(folderPrefix: string, options: FixtureOptio
     // A low scrypt cost keeps user creation fast in tests; the default is exercised by its own test.
     const { scryptCost = 2 ** 10, ...appOptions } = options;
     service = await openLedger(place.location, { clock, newId: uuidv7 }, { scryptCost });
-    app = await buildApp({ service, logLevel: 'silent', ...appOptions });
+    app = await buildApp({ service, logLevel: 'silent', version: packageVersion(), ...appOptions });
     const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
     return { place, clock, service, baseUrl, close };
   } catch (error) {

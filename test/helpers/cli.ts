@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { initLedger, openLedger } from '../../src/app/open-ledger.js';
+import { packageVersion } from '../../src/app/package-files.js';
 import { buildApp } from '../../src/http/build-app.js';
 import { LOCAL_OPERATOR } from '../../src/service/actor.js';
 import type { LedgerService } from '../../src/service/ledger-service.js';
@@ -197,7 +198,7 @@ export interface ApiOnFile {
 /** The real HTTP API on an existing database file (in this process), with an admin API key. */
 export async function serveFile(db: string): Promise<ApiOnFile> {
   const service = await openLedger(db, undefined, { scryptCost: 2 ** 10 });
-  const app = await buildApp({ service, logLevel: 'silent' });
+  const app = await buildApp({ service, logLevel: 'silent', version: packageVersion() });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const { api_key: apiKey } = await service.createServiceAccount(null, { name: 'http reader' });
   return {

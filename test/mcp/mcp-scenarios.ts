@@ -4,10 +4,13 @@
  * real server on a temp database; every assertion on an error compares it with the API's own
  * error body for the same request.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiFixture, dataOf, newApiKey, seedBooks, startApi } from '../helpers/api-fixture.js';
+import { ROOT } from '../helpers/cli.js';
 
 export const TOOL_NAMES = [
   'list_currencies', 'list_accounts', 'get_account', 'list_periods', 'list_journal_entries', 'get_journal_entry',
@@ -63,6 +66,11 @@ export function describeMcpSession(transportName: string, connect: Connect): voi
       lines: [{ account_number: '1000', debit_amount: amount }, { account_number: '4000', credit_amount: amount }], ...extra,
     });
     const entryCount = async () => (await api.request('GET', '/api/v1/journal-entries?limit=200')).body.data.length as number;
+
+    it('announces the ledger package\'s name and version (package.json)', () => {
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+      expect(client.getServerVersion()).toMatchObject({ name: 'ledger', version: pkg.version });
+    });
 
     it('lists every tool, each with the JSON Schema of its arguments and a description', async () => {
       const { tools } = await client.listTools();

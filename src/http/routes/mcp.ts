@@ -6,7 +6,6 @@
  * GET and DELETE /mcp open and end sessions in the stateful protocol; this server keeps none, so
  * they answer 405 as the protocol asks.
  */
-import { readFileSync } from 'node:fs';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpServer } from '../../mcp/create-mcp-server.js';
@@ -19,15 +18,15 @@ export interface McpRouteOptions {
   service: LedgerService;
   /** A tool call may carry a whole batch: /mcp takes the batch route's body limit. */
   bodyLimitBytes: number;
+  /** The server's version, announced to MCP clients. */
+  version: string;
 }
 
-const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
-export async function mcpRoutes(app: FastifyInstance, { service, bodyLimitBytes }: McpRouteOptions): Promise<void> {
+export async function mcpRoutes(app: FastifyInstance, { service, bodyLimitBytes, version }: McpRouteOptions): Promise<void> {
   app.post(MCP_PATH, {
     bodyLimit: bodyLimitBytes, schema: { hide: true },
     onRequest: async (request) => { await authenticate(service, request); },
-  }, async (request, reply) => handle(service, request, reply));
+  }, async (request, reply) => handle(service, version, request, reply));
 
   for (const method of ['GET', 'DELETE'] as const) {
     app.route({
@@ -39,7 +38,7 @@ export async function mcpRoutes(app: FastifyInstance, { service, bodyLimitBytes 
   }
 }
 
-async function handle(service: LedgerService, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function handle(service: LedgerService, version: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const actor = request.actor!;
   const server = createMcpServer({ service, authenticate: async () => actor }, {
     version,
