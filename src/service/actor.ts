@@ -23,6 +23,11 @@ export interface Actor {
   credential: Credential | null;
   /** The HTTP request the actor acts in, set by the HTTP face; absent on the command line. */
   request_id?: string | undefined;
+  /**
+   * Set when the actor's API key was taken from this process's memory instead of read: the write
+   * it acts in must confirm it first (auth/authenticate.ts, `confirmCredential`).
+   */
+  unconfirmed?: { key_hash: string; version: string } | undefined;
 }
 
 export function hasPermission(actor: Actor, key: PermissionKey): boolean {

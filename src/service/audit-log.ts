@@ -27,6 +27,8 @@ export interface AuditEvent {
  */
 export async function recordAudit(ctx: ServiceContext, tx: Pick<LedgerWrites, 'insertAuditRecord'>, actor: Actor | null,
   event: AuditEvent, options: { occurredAt?: string; requestId?: string | undefined } = {}): Promise<void> {
+  // Every write records what it did; one acting on an API key taken from memory must have confirmed it first.
+  if (actor?.unconfirmed !== undefined) throw new Error('A write acted on an API key it had not confirmed (confirmCredential)');
   const record: AuditRecord = {
     id: ctx.runtime.newId(),
     occurred_at: options.occurredAt ?? ctx.now(),

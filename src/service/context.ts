@@ -2,6 +2,7 @@
 import { notFound } from '../domain/errors.js';
 import type { Currency } from '../domain/types.js';
 import type { AccessTokens } from './auth/access-tokens.js';
+import { CredentialCache } from './auth/credential-cache.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
 import { CursorCodec, pageSize } from './cursor.js';
 import type { Keyset, LedgerReads, LedgerStore, PageRequest, StorePage } from './ports/ledger-store.js';
@@ -31,6 +32,8 @@ export class ServiceContext {
    * name and symbol can change (PATCH), so read those from the store, not from this cache.
    */
   private readonly currencies = new Map<string, Currency>();
+  /** API keys this process has checked (auth/authenticate.ts). */
+  readonly credentials = new CredentialCache();
 
   constructor(
     readonly store: LedgerStore,

@@ -35,6 +35,7 @@ import * as reports from './reports.js';
 import * as sessions from './sessions.js';
 import * as settings from './settings.js';
 import * as users from './users.js';
+import { type AuthenticateOptions, authenticateBearer } from './auth/authenticate.js';
 import { verifyLedger, type VerifyProgress } from './verify-ledger.js';
 import { withIdempotencyClaims } from './idempotency.js';
 
@@ -102,7 +103,7 @@ export class LedgerService {
   updateUser(actor: Actor | null, id: string, input: UpdateUserInput) { return users.updateUser(this.ctx, actor, id, input); }
   getUser(id: string) { return users.getUser(this.ctx, id); }
   listUsers(input: PageInput) { return users.listUsers(this.ctx, input); }
-  authenticate(token: string) { return users.authenticateBearer(this.ctx, token); }
+  authenticate(token: string, options?: AuthenticateOptions) { return authenticateBearer(this.ctx, token, options); }
 
   // requestId: the HTTP request's id, for the audit log (these run before anyone is authenticated).
   login(input: LoginInput, clientKey: string, requestId?: string) { return sessions.login(this.ctx, input, clientKey, requestId); }

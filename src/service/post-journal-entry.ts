@@ -11,6 +11,7 @@ import { notFound } from '../domain/errors.js';
 import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journal-entry.js';
 import { type Actor, requirePermission } from './actor.js';
 import { recordAudit } from './audit-log.js';
+import { confirmCredential } from './auth/authenticate.js';
 import type { ServiceContext } from './context.js';
 import { answering } from './idempotency.js';
 import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
@@ -74,7 +75,7 @@ async function postStandard(ctx: ServiceContext, tx: LedgerTx, actor: Actor, inp
 
 export function createEntryWork(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): PostingWork {
   requirePermission(actor, 'journals:create');
-  return async (tx) => [await postStandard(ctx, tx, actor, input)];
+  return async (tx) => [await postStandard(ctx, tx, await confirmCredential(ctx, tx, actor, 'journals:create'), input)];
 }
 
 /** The audit record of a posted entry: the entry itself is immutable and holds the rest. */
@@ -86,12 +87,13 @@ async function recordEntryCreated(ctx: ServiceContext, tx: LedgerTx, actor: Acto
 export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): PostingWork {
   requirePermission(actor, 'journals:reverse');
   return async (tx) => {
+    const confirmed = await confirmCredential(ctx, tx, actor, 'journals:reverse');
     const original = await tx.getEntry(id);
     if (!original) throw notFound('Journal entry', id);
     const draft = buildReversal(original, input.entry_date);
-    const reversal = await postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: actor.user_id });
+    const reversal = await postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: confirmed.user_id });
     // Recorded on the entry reversed: its reversed_by_id goes from null to the new entry.
-    await recordAudit(ctx, tx, actor, {
+    await recordAudit(ctx, tx, confirmed, {
       action: 'journal_entry.reverse', target_type: 'journal_entry', target_id: original.id,
       changes: { reversed_by_id: { old: null, new: reversal.id } },
     }, { occurredAt: reversal.posted_at });
@@ -125,7 +127,7 @@ export function createEntriesWork(ctx: ServiceContext, actor: Actor, inputs: rea
   requirePermission(actor, 'journals:create');
   return async (tx) => {
     const posted: JournalEntryView[] = [];
-    await postEach(ctx, tx, actor, inputs, (entry) => posted.push(entry));
+    await postEach(ctx, tx, await confirmCredential(ctx, tx, actor, 'journals:create'), inputs, (entry) => posted.push(entry));
     return posted;
   };
 }

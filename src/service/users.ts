@@ -201,33 +201,3 @@ export function unauthorized(message: string,
 export function actorOfUser(user: User, credential: Credential | null): Actor {
   return { user_id: user.id, user_type: user.user_type, permissions: user.permissions, credential };
 }
-
-/**
- * Resolves a bearer credential to the acting user: a `tsk_` API key (looked up by its SHA-256)
- * or a JWT access token. The user is read on every request, so deactivation and permission
- * changes take effect on the next request.
- */
-export async function authenticateBearer(ctx: ServiceContext, token: string): Promise<Actor> {
-  let user: StoredUser | undefined;
-  let credential: Credential;
-  if (token.startsWith(API_KEY_PREFIX)) {
-    const found = await ctx.store.findUserByApiKeyHash(hashApiKey(token));
-    if (!found) throw unauthorized('Unknown API key');
-    user = found;
-    credential = { type: 'api_key', id: found.api_key_id };
-  } else if (token.startsWith('eyJ')) {
-    const verified = await ctx.accessTokens.verify(token);
-    if (verified === undefined) throw unauthorized('Invalid or expired access token');
-    // Every token names its login session since sessions could end; one without is refused.
-    if (verified.sessionId === null) throw unauthorized('Access token without a session', 'Log in again with POST /auth/login');
-    const found = await ctx.store.getUserWithSession(verified.userId, verified.sessionId);
-    if (!found) throw unauthorized('Unknown user');
-    if (!found.session_open) throw unauthorized('The session has ended (logged out or revoked)', 'Log in again with POST /auth/login');
-    user = found;
-    credential = { type: 'session', id: verified.sessionId };
-  } else {
-    throw unauthorized('Unknown credential type; expected an API key (tsk_...) or an access token');
-  }
-  if (!user.is_active) throw unauthorized('The user is inactive');
-  return actorOfUser(user, credential);
-}

@@ -38,10 +38,10 @@ function seed(location: string) {
   });
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function call(method: string, path: string, body?: unknown, apiKey = books.apiKey): Promise<{ status: number; body: any }> {
   const response = await fetch(server.baseUrl + path, {
     method,
-    headers: { authorization: `Bearer ${books.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
@@ -110,6 +110,26 @@ describe('a server and another process on one database', { timeout: 60_000 }, ()
       await other.ctx.store.close();
     }
     expect((await post(entry(books.rent.id, books.cash.id, '40', '2026-02-09'))).status).toBe(201);
+  });
+
+  it('refuses at its next post an API key the command line rotated, or whose user another process deactivated', async () => {
+    const other = await openLedger(place.location);
+    try {
+      const agent = await other.createServiceAccount(operator, { name: 'posting agent', permissions: { 'journals:create': true } });
+      const sale = (day: string) => entry(books.cash.id, books.sales.id, '5', `2026-02-${day}`);
+      // The server checks the key at its first post and remembers it for the posts that follow.
+      expect((await call('POST', '/api/v1/journal-entries', sale('10'), agent.api_key)).status).toBe(201);
+      expect((await call('POST', '/api/v1/journal-entries', sale('10'), agent.api_key)).status).toBe(201);
+      const rotated = await cli(['users', 'rotate-key', agent.id]);
+      const refused = await call('POST', '/api/v1/journal-entries', sale('11'), agent.api_key);
+      expect([refused.status, refused.body.code]).toEqual([401, 'UNAUTHORIZED']);
+      expect((await call('POST', '/api/v1/journal-entries', sale('11'), rotated.data.api_key)).status).toBe(201);
+      await other.updateUser(operator, agent.id, { is_active: false });
+      const inactive = await call('POST', '/api/v1/journal-entries', sale('12'), rotated.data.api_key);
+      expect([inactive.status, inactive.body.code]).toEqual([401, 'UNAUTHORIZED']);
+    } finally {
+      await other.ctx.store.close();
+    }
   });
 
   it('refuses at once an entry dated in a period the command line closed while it ran', async () => {

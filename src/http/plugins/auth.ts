@@ -14,6 +14,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The permission a write route needs; checked before the body is validated. */
     permission?: PermissionKey;
+    /**
+     * The route's write confirms its credential inside its transaction (service/auth/authenticate.ts),
+     * so an API key this process checked before need not be read first.
+     */
+    confirmsCredential?: boolean;
   }
 }
 
@@ -25,9 +30,15 @@ export function bearerToken(request: FastifyRequest): string {
   return match[1]!;
 }
 
-/** The request's actor carries the request id, so the audit records it writes name the request. */
+/**
+ * The request's actor carries the request id, so the audit records it writes name the request. On
+ * a route whose write confirms its credential, a key checked before may come from memory, unless
+ * the request has an Idempotency-Key: a kept answer is replayed before any write would confirm it.
+ */
 export async function authenticate(service: LedgerService, request: FastifyRequest): Promise<Actor> {
-  const actor: Actor = { ...(await service.authenticate(bearerToken(request))), request_id: request.id };
+  const { permission, confirmsCredential } = request.routeOptions.config;
+  const confirmedInWrite = confirmsCredential === true && request.headers['idempotency-key'] === undefined ? permission : undefined;
+  const actor: Actor = { ...(await service.authenticate(bearerToken(request), { confirmedInWrite })), request_id: request.id };
   request.actor = actor;
   return actor;
 }

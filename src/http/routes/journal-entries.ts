@@ -15,7 +15,7 @@ export interface JournalEntryRouteOptions extends RouteOptions {
 
 export const journalEntryRoutes: FastifyPluginAsyncTypebox<JournalEntryRouteOptions> = async (app, { service, batchBodyLimitBytes }) => {
   app.post('/journal-entries', {
-    config: { permission: 'journals:create' },
+    config: { permission: 'journals:create', confirmsCredential: true },
     schema: { tags, summary: 'Post a balanced journal entry; dry_run=true answers what would be posted (200) and commits nothing',
       querystring: DryRunQuery, body: CreateEntryBody,
       response: { 201: envelope(Entry), 200: envelope(DryRunEntry), ...errorResponses } },
@@ -26,7 +26,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<JournalEntryRouteOpti
   });
 
   app.post('/journal-entries/batch', {
-    config: { permission: 'journals:create' },
+    config: { permission: 'journals:create', confirmsCredential: true },
     // A full batch is far larger than one entry: this route has a body limit of its own.
     bodyLimit: batchBodyLimitBytes,
     schema: { tags, summary: 'Post 1 to 10,000 entries in one transaction, all or none; dry_run=true commits nothing',
@@ -50,7 +50,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<JournalEntryRouteOpti
   }, async (request) => ({ data: await service.getJournalEntry(request.params.id) }));
 
   app.post('/journal-entries/:id/reverse', {
-    config: { permission: 'journals:reverse' },
+    config: { permission: 'journals:reverse', confirmsCredential: true },
     schema: { tags, summary: 'Reverse an entry (swap debits and credits); entry_date defaults to the original date; dry_run=true commits nothing',
       params: IdParams, querystring: DryRunQuery, body: Type.Optional(ReverseBody),
       response: { 201: envelope(Entry), 200: envelope(DryRunEntry), ...errorResponses } },

@@ -95,6 +95,8 @@ export interface StoredUser extends User {
 /** A user found by one of its API keys, with the id of the key that matched. */
 export interface ApiKeyUser extends StoredUser {
   api_key_id: string;
+  /** The credentials version (`credentialsVersion`) this user and key were read at. */
+  credentials_version: string;
 }
 
 /**
@@ -201,6 +203,12 @@ export interface LedgerReads {
   getUserWithSession(id: string, sessionId: string): Promise<(StoredUser & { session_open: boolean }) | undefined>;
   findUserByEmail(email: string): Promise<StoredUser | undefined>;
   findUserByApiKeyHash(keyHash: string): Promise<ApiKeyUser | undefined>;
+  /**
+   * A value that changes whenever any user or API key changes, in any process (the database keeps
+   * it). Equal values mean that every user and key is as it was: what was read at one value still
+   * holds. Inside a write transaction, the value as that transaction sees it.
+   */
+  credentialsVersion(): Promise<string>;
   listUsers(page: PageRequest): Promise<StorePage<User>>;
   countUsers(): Promise<number>;
   /** Active users whose permissions include admin. */

@@ -64,7 +64,8 @@ function readsOn(q: PgQueries): LedgerReads {
 function txOn(transaction: WriteTransaction, onAuditWritten: () => void): LedgerTx {
   const { q } = transaction;
   const reads = transaction.reads({ ...ledgerReads(q), ...userReads(q), ...auditReads(q) });
-  return { ...reads, ...postingWrites(q, transaction), ...userWrites(q), ...auditWrites(q, transaction, onAuditWritten) };
+  return { ...reads, ...postingWrites(q, transaction), ...userWrites(q, () => transaction.forgetCredentials()),
+    ...auditWrites(q, transaction, onAuditWritten) };
 }
 
 interface PgError {

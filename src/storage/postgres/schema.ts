@@ -360,4 +360,23 @@ CREATE INDEX journal_entries_type ON journal_entries (entry_type, entry_date, se
 `,
     backfill: backfillEntrySearch,
   },
+  {
+    version: 12,
+    name: 'credentials version',
+    sql: `
+-- A number that every change of a user or an API key moves on: a server remembers the API keys it
+-- has checked and, before a write acts under one, compares this number (read as the write
+-- transaction begins) with the one it checked at (service/auth/credential-cache.ts).
+INSERT INTO catalog_versions (name, version) VALUES ('credentials', 0);
+CREATE FUNCTION ledger_credentials_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE catalog_versions SET version = version + 1 WHERE name = 'credentials';
+  RETURN NULL;
+END $$;
+CREATE TRIGGER users_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON users
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_credentials_changed();
+CREATE TRIGGER api_keys_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON api_keys
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_credentials_changed();
+`,
+  },
 ];

@@ -26,9 +26,15 @@ export function userReads(q: PgQueries) {
     },
 
     async findUserByApiKeyHash(keyHash) {
-      const row = await q.get<UserRow & { api_key_id: string }>(
-        'SELECT u.*, k.id AS api_key_id FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1', keyHash);
-      return row && { ...toUser(row), api_key_id: row.api_key_id };
+      // One statement, one snapshot: the version is the one the user and key were read at.
+      const row = await q.get<UserRow & { api_key_id: string; credentials_version: string }>(`SELECT u.*, k.id AS api_key_id,
+        (SELECT version::text FROM catalog_versions WHERE name = 'credentials') AS credentials_version
+        FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`, keyHash);
+      return row && { ...toUser(row), api_key_id: row.api_key_id, credentials_version: row.credentials_version };
+    },
+
+    async credentialsVersion() {
+      return (await q.get<{ version: string }>("SELECT version::text AS version FROM catalog_versions WHERE name = 'credentials'"))!.version;
     },
 
     async listUsers(request) {
@@ -82,24 +88,29 @@ export function userReads(q: PgQueries) {
   } satisfies Partial<LedgerReads>;
 }
 
-export function userWrites(q: PgQueries) {
+/** `credentialsChanged` is told before each write of a user or an API key (the transaction's version then moves). */
+export function userWrites(q: PgQueries, credentialsChanged: () => void) {
   return {
     async insertUser(user) {
+      credentialsChanged();
       await q.run(`INSERT INTO users (id, name, email, user_type, password_hash, permissions, is_active, created_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, user.id, user.name, user.email, user.user_type, user.password_hash,
       JSON.stringify(user.permissions), user.is_active, user.created_at);
     },
 
     async updateUser(id, changes) {
+      credentialsChanged();
       const { permissions, ...rest } = changes;
       await q.update('users', id, permissions === undefined ? rest : { ...rest, permissions: JSON.stringify(permissions) });
     },
 
     async insertApiKey(key) {
+      credentialsChanged();
       await q.run('INSERT INTO api_keys (id, user_id, key_hash, created_at) VALUES ($1, $2, $3, $4)', key.id, key.user_id, key.key_hash, key.created_at);
     },
 
     async deleteUserApiKeys(userId) {
+      credentialsChanged();
       await q.run('DELETE FROM api_keys WHERE user_id = $1', userId);
     },
 

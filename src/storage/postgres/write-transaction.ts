@@ -34,7 +34,7 @@ const READS_OF_UNBUFFERED_TABLES = new Set<string>([
   'getCurrency', 'listCurrencies', 'getAccount', 'getAccounts', 'listAccounts', 'listSubAccounts', 'allAccounts',
   'getPeriod', 'findPeriodContaining', 'findOverlappingPeriods', 'listPeriods', 'getSetting', 'allSettings',
   'getUser', 'getUserWithSession', 'findUserByEmail', 'findUserByApiKeyHash', 'listUsers', 'listStoredUsers', 'allApiKeys', 'countUsers',
-  'countActiveAdmins', 'findRefreshToken', 'recentLoginFailures', 'getIdempotencyRecord',
+  'countActiveAdmins', 'findRefreshToken', 'recentLoginFailures', 'getIdempotencyRecord', 'credentialsVersion',
 ]);
 
 /** A statement failed with no savepoint to roll back to: the group is run again, carefully. */
@@ -56,6 +56,8 @@ export class WriteTransaction {
   /** Why the transaction cannot go on (a statement failed while the job had no savepoint). */
   private unrecoverable: unknown;
   private periods: Period[] = [];
+  /** The credentials version, read as the transaction began; undefined once this transaction changed a user or key. */
+  private credentials: string | undefined;
 
   constructor(connection: PgExecutor, readonly careful: boolean, private readonly accounts: AccountCache) {
     const executor: PgExecutor = {
@@ -73,10 +75,26 @@ export class WriteTransaction {
   }
 
   async begin(): Promise<void> {
-    const [row] = await this.own.script<{ version: number }>(
-      `BEGIN; ${this.careful ? 'SAVEPOINT job; ' : ''}SELECT version FROM catalog_versions WHERE name = 'accounts'`);
-    this.accounts.validate(String(row!.version));
+    const rows = await this.own.script<{ name: string; version: string }>(`BEGIN; ${this.careful ? 'SAVEPOINT job; ' : ''}`
+      + "SELECT name, version::text AS version FROM catalog_versions WHERE name IN ('accounts', 'credentials')");
+    const version = (name: string) => rows.find((row) => row.name === name)!.version;
+    this.accounts.validate(version('accounts'));
+    this.credentials = version('credentials');
     this.savepoint = this.careful;
+  }
+
+  /**
+   * The credentials version as the transaction began: it moves only when a user or key changes,
+   * and this transaction forgets it when it changes one itself (the statement that does moves it).
+   */
+  async credentialsVersion(read: () => Promise<string>): Promise<string> {
+    this.credentials ??= await read();
+    return this.credentials;
+  }
+
+  /** The transaction changes a user or an API key: the version read as it began is out of date. */
+  forgetCredentials(): void {
+    this.credentials = undefined;
   }
 
   startJob(): void {
@@ -164,8 +182,9 @@ export class WriteTransaction {
         return (method as (...a: unknown[]) => Promise<unknown>)(...args);
       };
     }
-    const { getAccounts, findPeriodContaining } = reads;
+    const { getAccounts, findPeriodContaining, credentialsVersion } = reads;
     wrapped.getAccounts = (ids: readonly string[]) => this.accounts.getAccounts(ids, getAccounts);
+    wrapped.credentialsVersion = () => this.credentialsVersion(credentialsVersion);
     wrapped.findPeriodContaining = async (date: string) => {
       const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
       if (known) return known;

@@ -348,4 +348,30 @@ DROP TRIGGER audit_log_to_seal;
 DROP TRIGGER audit_seals_sealed;
 `,
   },
+  {
+    version: 11,
+    name: 'credentials version',
+    sql: `
+-- A number that every change of a user or an API key moves on: a server remembers the API keys it
+-- has checked and, before a write acts under one, compares this number with the one it checked at
+-- (service/auth/credential-cache.ts). Users and keys change rarely, so row triggers cost nothing here.
+CREATE TABLE catalog_versions (
+  name    TEXT PRIMARY KEY,
+  version INTEGER NOT NULL
+) STRICT;
+INSERT INTO catalog_versions (name, version) VALUES ('credentials', 0);
+CREATE TRIGGER users_inserted_version AFTER INSERT ON users
+BEGIN UPDATE catalog_versions SET version = version + 1 WHERE name = 'credentials'; END;
+CREATE TRIGGER users_updated_version AFTER UPDATE ON users
+BEGIN UPDATE catalog_versions SET version = version + 1 WHERE name = 'credentials'; END;
+CREATE TRIGGER users_deleted_version AFTER DELETE ON users
+BEGIN UPDATE catalog_versions SET version = version + 1 WHERE name = 'credentials'; END;
+CREATE TRIGGER api_keys_inserted_version AFTER INSERT ON api_keys
+BEGIN UPDATE catalog_versions SET version = version + 1 WHERE name = 'credentials'; END;
+CREATE TRIGGER api_keys_updated_version AFTER UPDATE ON api_keys
+BEGIN UPDATE catalog_versions SET version = version + 1 WHERE name = 'credentials'; END;
+CREATE TRIGGER api_keys_deleted_version AFTER DELETE ON api_keys
+BEGIN UPDATE catalog_versions SET version = version + 1 WHERE name = 'credentials'; END;
+`,
+  },
 ];

@@ -23,9 +23,14 @@ export function userReads(q: SqliteQueries) {
     },
 
     async findUserByApiKeyHash(keyHash) {
-      const row = q.get<UserRow & { api_key_id: string }>(
-        'SELECT u.*, k.id AS api_key_id FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?', keyHash);
-      return row && { ...toUser(row), api_key_id: row.api_key_id };
+      const row = q.get<UserRow & { api_key_id: string; credentials_version: number }>(`SELECT u.*, k.id AS api_key_id,
+        (SELECT version FROM catalog_versions WHERE name = 'credentials') AS credentials_version
+        FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`, keyHash);
+      return row && { ...toUser(row), api_key_id: row.api_key_id, credentials_version: String(row.credentials_version) };
+    },
+
+    async credentialsVersion() {
+      return String(q.get<{ version: number }>("SELECT version FROM catalog_versions WHERE name = 'credentials'")!.version);
     },
 
     async listUsers(request) {

@@ -1,13 +1,13 @@
 /**
- * Storage contract: settings, users and API keys, refresh tokens, failed logins and idempotency
- * keys.
+ * Storage contract: settings, users and API keys, the credentials version, refresh tokens, failed
+ * logins and idempotency keys.
  */
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../../src/domain/types.js';
 import { openStore } from '../../../src/app/open-ledger.js';
-import type { LedgerStore, NewUserRecord } from '../../../src/service/ports/ledger-store.js';
+import type { LedgerStore, LedgerTx, NewUserRecord } from '../../../src/service/ports/ledger-store.js';
 import {
-  adminFixture, apiKeyFixture, refreshTokenFixture, serviceAccountFixture, userFixture,
+  adminFixture, apiKeyFixture, currencyFixture, refreshTokenFixture, serviceAccountFixture, userFixture,
 } from '../../../src/storage/contract/fixtures.js';
 import { expectLedgerError, freshStorePerTest, walkPages } from './support.js';
 
@@ -171,9 +171,10 @@ describe('storage contract: users and API keys', () => {
       await tx.insertUser(alice);
       for (const key of keys) await tx.insertApiKey(key);
     });
-    expect(await context.store.findUserByApiKeyHash('key-hash-z-robot')).toEqual({ ...robot, api_key_id: keys[0]!.id });
-    expect(await context.store.findUserByApiKeyHash('key-hash-m-robot')).toEqual({ ...robot, api_key_id: keys[2]!.id });
-    expect(await context.store.findUserByApiKeyHash('key-hash-a-alice')).toEqual({ ...alice, api_key_id: keys[1]!.id });
+    const version = await context.store.credentialsVersion();
+    expect(await context.store.findUserByApiKeyHash('key-hash-z-robot')).toEqual({ ...robot, api_key_id: keys[0]!.id, credentials_version: version });
+    expect(await context.store.findUserByApiKeyHash('key-hash-m-robot')).toEqual({ ...robot, api_key_id: keys[2]!.id, credentials_version: version });
+    expect(await context.store.findUserByApiKeyHash('key-hash-a-alice')).toEqual({ ...alice, api_key_id: keys[1]!.id, credentials_version: version });
     expect(await context.store.findUserByApiKeyHash('key-hash-unknown')).toBeUndefined();
     expect(await context.store.allApiKeys()).toEqual([keys[1], keys[2], keys[0]]);
   });
@@ -360,6 +361,71 @@ describe('storage contract: deleting a user\'s API keys', () => {
     expect(await context.store.findUserByApiKeyHash('key-hash-two')).toBeUndefined();
     expect((await context.store.findUserByApiKeyHash('key-hash-three'))?.id).toBe(other.id);
     expect((await context.store.allApiKeys()).map((key) => key.id)).toEqual(['api-key-three']);
+  });
+});
+
+describe('storage contract: the credentials version', () => {
+  const context = freshStorePerTest();
+  const robot = serviceAccountFixture('robot');
+
+  /** Runs `change` in a write and answers whether the version moved (and how it read inside the write). */
+  async function moves(change: (tx: LedgerTx) => Promise<unknown>): Promise<boolean> {
+    const before = await context.store.credentialsVersion();
+    const inside = await context.store.write(async (tx) => {
+      await change(tx);
+      return tx.credentialsVersion();
+    });
+    const after = await context.store.credentialsVersion();
+    // A write sees its own change of a user or key, as everyone does once it has committed.
+    expect(inside).toBe(after);
+    return after !== before;
+  }
+
+  it('moves with every change of a user or an API key, and only then', async () => {
+    expect(await moves((tx) => tx.insertUser(robot))).toBe(true);
+    expect(await moves((tx) => tx.insertApiKey(apiKeyFixture(robot, 'one')))).toBe(true);
+    expect(await moves((tx) => tx.updateUser(robot.id, { is_active: false }))).toBe(true);
+    expect(await moves((tx) => tx.updateUser(robot.id, { permissions: { 'journals:create': true } }))).toBe(true);
+    expect(await moves((tx) => tx.deleteUserApiKeys(robot.id))).toBe(true);
+    expect(await moves((tx) => tx.setSetting('company_name', 'Acme'))).toBe(false);
+    expect(await moves((tx) => tx.recordLoginFailure(['robot@example.com'], '2026-03-01T00:00:00.000Z'))).toBe(false);
+    expect(await moves((tx) => tx.insertCurrency(currencyFixture('USD')))).toBe(false);
+  });
+
+  it('reads the same inside a write as outside until something changes, and is read with a key\'s user', async () => {
+    await context.store.write(async (tx) => {
+      await tx.insertUser(robot);
+      await tx.insertApiKey(apiKeyFixture(robot, 'one'));
+    });
+    const version = await context.store.credentialsVersion();
+    expect(await context.store.write((tx) => tx.credentialsVersion())).toBe(version);
+    expect(await context.store.read((reads) => reads.credentialsVersion())).toBe(version);
+    expect((await context.store.findUserByApiKeyHash('key-hash-one'))?.credentials_version).toBe(version);
+  });
+
+  it('is back to what it was when the write that changed a user rolls back', async () => {
+    await context.store.write((tx) => tx.insertUser(robot));
+    const version = await context.store.credentialsVersion();
+    await expect(context.store.write(async (tx) => {
+      await tx.updateUser(robot.id, { is_active: false });
+      expect(await tx.credentialsVersion()).not.toBe(version);
+      throw new Error('changed my mind');
+    })).rejects.toThrow('changed my mind');
+    expect(await context.store.credentialsVersion()).toBe(version);
+    expect(await context.store.write((tx) => tx.credentialsVersion())).toBe(version);
+  });
+
+  it('moves for a later job of the same group when an earlier job changed a user', async () => {
+    await context.store.write((tx) => tx.insertUser(robot));
+    const version = await context.store.credentialsVersion();
+    // Queued together behind a first write, so that a store that groups writes runs the last two in one transaction.
+    const [, , seen] = await Promise.all([
+      context.store.write((tx) => tx.getSetting('company_name')),
+      context.store.write((tx) => tx.updateUser(robot.id, { is_active: false })),
+      context.store.write((tx) => tx.credentialsVersion()),
+    ]);
+    expect(seen).not.toBe(version);
+    expect(seen).toBe(await context.store.credentialsVersion());
   });
 });
 

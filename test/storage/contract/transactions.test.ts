@@ -351,7 +351,7 @@ describe('storage contract: the store', () => {
     allAccounts: true, accountTotals: true, closingTotals: true, listAccountLines: true, listSideAmounts: true, getPeriod: true,
     findPeriodContaining: true, findOverlappingPeriods: true, listPeriods: true, getEntry: true, listEntries: true,
     currencyDebitTotal: true, allCurrencyDebitTotals: true, currencyChainHeads: true, getSetting: true, getUser: true, getUserWithSession: true, findUserByEmail: true,
-    findUserByApiKeyHash: true, listUsers: true, countUsers: true, countActiveAdmins: true, findRefreshToken: true,
+    findUserByApiKeyHash: true, credentialsVersion: true, listUsers: true, countUsers: true, countActiveAdmins: true, findRefreshToken: true,
     recentLoginFailures: true, getIdempotencyRecord: true, listEntriesInPostingOrder: true, countEntries: true,
     listStoredUsers: true, allApiKeys: true, allSettings: true, listAuditLog: true, listAuditChain: true, countAuditRecords: true,
   };
