@@ -20,7 +20,9 @@
  * (AccountCache) for as long as the database's accounts version, read as each transaction begins,
  * stays the same: a transaction sees the accounts as they were when it began, as if it had read
  * them then. Both are forgotten whenever this transaction changes an account or a period, or rolls
- * a job back (a rollback to a savepoint may release locks taken after it).
+ * a job back (a rollback to a savepoint may release locks taken after it). The credentials version
+ * (service/auth/authenticate.ts) is read in the same statement as the accounts version, and read
+ * again after this transaction changes a user or an API key or rolls back a job that may have.
  */
 import type { Period } from '../../domain/types.js';
 import type { LedgerReads } from '../../service/ports/ledger-store.js';
@@ -121,7 +123,9 @@ export class WriteTransaction {
   async dropJob(): Promise<void> {
     this.buffer.dropJob();
     if (!this.savepoint) return;
+    // What the job changed is undone: accounts, periods and the credentials version are read again.
     this.forget();
+    this.forgetCredentials();
     if (this.careful) {
       await this.own.command('ROLLBACK TO job');
     } else {
