@@ -415,6 +415,22 @@ describe('storage contract: the credentials version', () => {
     expect(await context.store.write((tx) => tx.credentialsVersion())).toBe(version);
   });
 
+  it('is as committed for a later job of the same group when an earlier job changed a user and failed', async () => {
+    await context.store.write((tx) => tx.insertUser(robot));
+    const version = await context.store.credentialsVersion();
+    const outcomes = await Promise.allSettled([
+      context.store.write((tx) => tx.getSetting('company_name')),
+      context.store.write(async (tx) => {
+        await tx.updateUser(robot.id, { is_active: false });
+        await tx.credentialsVersion();
+        throw new Error('changed my mind');
+      }),
+      context.store.write((tx) => tx.credentialsVersion()),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[2] as PromiseFulfilledResult<string>).value).toBe(version);
+  });
+
   it('moves for a later job of the same group when an earlier job changed a user', async () => {
     await context.store.write((tx) => tx.insertUser(robot));
     const version = await context.store.credentialsVersion();
