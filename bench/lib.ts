@@ -116,7 +116,8 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --profile          CPU-profile the server (FULL run)        BENCH_PROFILE=1
   --keep             keep the temporary directory             BENCH_KEEP=1
   --reports-db FILE  run the reports on this SQLite ledger    BENCH_REPORTS_DB   (build one)
-                     (built with the same --lines by bench/verify.ts --db FILE)
+                     (built with the same --lines by bench/verify.ts --db FILE);
+                     on PostgreSQL, copy this ledger instead of building one
   --write FILE       also write the Markdown output to FILE   BENCH_WRITE        (stdout only)
   --before DIR       another build's checkout (its dist/):    BENCH_BEFORE       (none)
                      posted (and profiled) beside this one`;

@@ -41,7 +41,7 @@ export interface ReportsOptions {
    * PostgreSQL only: instead of building through the service, copy this SQLite ledger (built by
    * buildLedger with the same number of lines) row for row (bench/pg-copy.ts).
    */
-  copyFrom?: { path: string; built: BuiltLedger } | undefined;
+  copyFrom?: { path: string; built: BuiltLedger; existing?: boolean } | undefined;
   /** More processes of our own whose CPU is not "other" (the PostgreSQL cluster). */
   ownPids?: (() => number[]) | undefined;
   /** Leave the SQLite ledger on disk (under `dir`) and return its path, e.g. to copy it to PostgreSQL. */
@@ -250,7 +250,7 @@ function hledgerBalances(journal: string): { seconds: number; balances: Map<stri
  * What the report calls need from a ledger buildLedger made earlier, read back from its file, and a
  * new API key for them (the chart's account numbers are buildChart's).
  */
-function describeBuiltLedger(dbPath: string): BuiltLedger {
+export function describeBuiltLedger(dbPath: string): BuiltLedger {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
     const account = (number: string) =>
@@ -286,7 +286,8 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
     } else if (options.copyFrom && options.postgresUrl) {
       const copied = await copySqliteLedger(options.copyFrom.path, options.postgresUrl);
       built = { ...options.copyFrom.built, seconds: copied.seconds };
-      buildHow = `copied row for row (${fmt(copied.rows)} rows, bench/pg-copy.ts) from the SQLite ledger built through the service; the copy took`;
+      buildHow = `copied row for row (${fmt(copied.rows)} rows, bench/pg-copy.ts) from the SQLite ledger built through the service`
+        + `${options.copyFrom.existing ? ' earlier (--reports-db), not in this run' : ''}; the copy took`;
     } else {
       built = await buildLedger(dbPath, options.lines);
       log(`built in ${built.seconds.toFixed(1)} s`);
@@ -349,7 +350,8 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
     const journal = join(dir, 'ledger.journal');
     let exportSeconds = NaN;
     let hledger: ReturnType<typeof hledgerBalances>;
-    if (HAS_HLEDGER && !options.existing) {
+    // Not over an existing ledger (or a copy of one): at ten million lines hledger alone takes many minutes.
+    if (HAS_HLEDGER && !options.existing && !options.copyFrom?.existing) {
       log('exporting the ledger as an hledger journal');
       const exportStarted = performance.now();
       ledgerCli(dbPath, ['export', '--format', 'hledger', '--out', journal]);

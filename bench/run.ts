@@ -31,7 +31,7 @@ import {
 } from './postgres.js';
 import { clusterPids, createDatabase, dropDatabase } from './pg-cluster.js';
 import { type AuthResult, type OtherBuild, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
-import { buildLedger, type ReportsResult, reportsMarkdown, runReports } from './reports.js';
+import { buildLedger, type BuiltLedger, describeBuiltLedger, type ReportsResult, reportsMarkdown, runReports } from './reports.js';
 import { basename, join } from 'node:path';
 import { type BaselineResult, baselineCases, runBaseline } from './sqlite-baseline.js';
 import { type BulkResult, bulkMarkdown, runBulk, sqliteBulkStore } from './bulk.js';
@@ -416,8 +416,11 @@ async function runPostgres(options: BenchOptions, dir: string, pinned: boolean, 
     }
     if (options.only.has('reports')) {
       log(`PostgreSQL: reports on a ledger of ${options.lines} journal lines`);
-      let copyFrom = sqliteReports?.kept;
-      if (options.pgBuild === 'copy' && copyFrom === undefined) {
+      let copyFrom: { path: string; built: BuiltLedger; existing?: boolean } | undefined = sqliteReports?.kept;
+      if (options.pgBuild === 'copy' && copyFrom === undefined && options.reportsDb !== undefined) {
+        // The ledger of --reports-db (the ten-million-line runs), copied as it is.
+        copyFrom = { path: options.reportsDb, built: describeBuiltLedger(options.reportsDb), existing: true };
+      } else if (options.pgBuild === 'copy' && copyFrom === undefined) {
         const path = join(dir, 'pg-source.db');
         log(`building the SQLite ledger to copy (${options.lines} lines, through the service)`);
         copyFrom = { path, built: await buildLedger(path, options.lines) };
