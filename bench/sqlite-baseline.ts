@@ -1,22 +1,29 @@
 /**
  * The storage limit: a bare better-sqlite3 loop writing the same rows as the SQLite adapter
- * (src/storage/sqlite/sqlite-store.ts, SqliteTx.insertEntry) for a two-line entry: one
- * journal_entries row, two journal_lines rows, read-modify-write of account_balances,
- * account_period_totals and account_daily_totals for both accounts and of currency_totals (its
- * read stands for the service's bound check, whose result insertEntry writes). Keep this in step
- * with insertEntry when it changes. The schema is created by `ledger init`, with the adapter's pragmas (WAL, foreign_keys=ON). No HTTP and no validation
- * reads: what is left is SQLite plus the driver.
+ * (src/storage/sqlite/posting.ts, pending-writes.ts, audit-log.ts) for a two-line entry, with no
+ * application work between the statements (no validation, no hashing: the hashes are fixed text
+ * of their real length). Per entry: one journal_entries row, two journal_lines rows, its
+ * entry_hashes and entry_amounts rows, its audit record (audit_log) and its key in audit_unsealed.
+ * Per transaction, as the adapter writes them before COMMIT: each touched account_balances,
+ * account_period_totals and account_daily_totals row read and written once, the currency_totals
+ * row, the entries' words (entry_words, FTS5), and the seals of the transaction's audit records
+ * (audit_seals, and their keys deleted from audit_unsealed; the adapter seals them in the next
+ * write transaction, ahead of its jobs). Keep this in step with the adapter when it changes. The
+ * schema is created by `ledger init`, with the adapter's pragmas (WAL, foreign_keys=ON). What is
+ * left is SQLite plus the driver.
  *
  * Cases (a)-(d) are the plain storage limit. (e) adds the adapter's group-commit shape: many
  * entries per transaction, each under SAVEPOINT/RELEASE issued with exec(). (f) is (e) with
  * PRAGMA temp_store = MEMORY: once a savepoint's sub-journal outgrows SQLite's in-memory spill
  * threshold (64 KiB) it moves to a temporary file (/var/tmp/etilqs_*), and every later page
- * journaled in that transaction becomes a pwrite() system call.
+ * journaled in that transaction becomes a pwrite() system call. (g) is the bulk import's shape:
+ * the --bulk-lines lines as one transaction, on days spread over the period: the ceiling of
+ * `ledger journal-entries import` with what each entry stores today.
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { uuidv7 } from 'uuidv7';
-import { type BenchOptions, ledgerCli, log, OtherCpu } from './lib.js';
+import { type BenchOptions, fmt, ledgerCli, log, OtherCpu } from './lib.js';
 
 export interface BaselineCase {
   label: string;
@@ -27,6 +34,9 @@ export interface BaselineCase {
   savepoints?: boolean;
   /** PRAGMA temp_store = MEMORY (keeps savepoint sub-journals off temporary files). */
   tempStoreMemory?: boolean;
+  /** Entries to write (default --entries); dated over the whole period instead of one day. */
+  entries?: number;
+  spreadDays?: boolean;
 }
 
 export interface BaselineResult {
@@ -36,13 +46,21 @@ export interface BaselineResult {
   entries: number;
   seconds: number;
   entriesPerSecond: number;
+  /** The bulk import's shape (case g). */
+  bulk: boolean;
+  /** Journal lines per second: two per entry. */
+  linesPerSecond: number;
   commitsPerSecond: number;
   /** CPU used by other processes during the loop, in cores. */
   otherCpu: number | undefined;
 }
 
 const AMOUNT = 12_345n;
+const AMOUNT_KEY = AMOUNT.toString().padStart(39, '0');
 const ENTRY_DATE = '2026-03-15';
+const YEAR_START = Date.UTC(2026, 0, 1);
+/** A SHA-256 hash as the adapter stores it: 64 hex digits. */
+const HASH = 'ab'.repeat(32);
 
 export function baselineCases(options: BenchOptions): BaselineCase[] {
   return [
@@ -54,6 +72,8 @@ export function baselineCases(options: BenchOptions): BaselineCase[] {
       savepoints: true },
     { label: `(f) as (e) + temp_store=MEMORY, FULL`, synchronous: 'FULL', batch: options.batch,
       savepoints: true, tempStoreMemory: true },
+    { label: `(g) ${fmt(options.bulkLines)} lines in 1 tx (the import's shape), FULL`, synchronous: 'FULL',
+      batch: options.bulkLines / 2, entries: options.bulkLines / 2, spreadDays: true },
   ];
 }
 
@@ -89,58 +109,90 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
       entry_type, reverses_id, created_by, posted_at, currency_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const insertLine = db.prepare(`INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount,
       credit_amount, description) VALUES (?, ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`);
-    const getBalance = db.prepare('SELECT debit_total, credit_total FROM account_balances WHERE account_id = ?');
-    const updBalance = db.prepare('UPDATE account_balances SET debit_total = ?, credit_total = ? WHERE account_id = ?');
-    const insBalance = db.prepare('INSERT INTO account_balances (account_id, debit_total, credit_total) VALUES (?, ?, ?)');
-    const getPeriodTotals = db.prepare(
-      'SELECT debit_total, credit_total FROM account_period_totals WHERE account_id = ? AND period_id = ?');
-    const updPeriodTotals = db.prepare(
-      'UPDATE account_period_totals SET debit_total = ?, credit_total = ? WHERE account_id = ? AND period_id = ?');
-    const insPeriodTotals = db.prepare(
-      'INSERT INTO account_period_totals (account_id, period_id, debit_total, credit_total) VALUES (?, ?, ?, ?)');
-    const getDailyTotals = db.prepare(
-      'SELECT debit_total, credit_total FROM account_daily_totals WHERE account_id = ? AND entry_date = ?');
-    const updDailyTotals = db.prepare(
-      'UPDATE account_daily_totals SET debit_total = ?, credit_total = ? WHERE account_id = ? AND entry_date = ?');
-    const insDailyTotals = db.prepare(
-      'INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total) VALUES (?, ?, ?, ?)');
+    const insertHash = db.prepare('INSERT INTO entry_hashes (entry_seq, previous_hash, hash) VALUES (?, ?, ?)');
+    const insertAmount = db.prepare('INSERT INTO entry_amounts (entry_seq, debit_key) VALUES (?, ?)');
+    const insertWords = db.prepare('INSERT INTO entry_words (rowid, words) VALUES (?, ?)');
+    const insertAudit = db.prepare(`INSERT INTO audit_log (occurred_at, id, actor_id, credential_type, credential_id, request_id,
+      action, target_type, target_id, changes) VALUES (?, ?, ?, 'api_key', ?, NULL, 'journal_entry.create', 'journal_entry', ?, NULL)`);
+    const insertUnsealed = db.prepare('INSERT INTO audit_unsealed (occurred_at, id) VALUES (?, ?)');
+    const unsealed = db.prepare(`SELECT occurred_at, id FROM audit_log
+      WHERE (occurred_at, id) IN (SELECT occurred_at, id FROM audit_unsealed ORDER BY occurred_at, id LIMIT ?) ORDER BY occurred_at, id`);
+    const sealHead = db.prepare('SELECT position FROM audit_seals ORDER BY position DESC LIMIT 1');
+    const insertSeal = db.prepare('INSERT INTO audit_seals (position, occurred_at, id, previous_hash, hash) VALUES (?, ?, ?, ?, ?)');
+    const deleteUnsealed = db.prepare('DELETE FROM audit_unsealed WHERE (occurred_at, id) <= (?, ?)');
+    const totalsTable = (table: string, keys: string[]) => {
+      const where = keys.map((key) => `${key} = ?`).join(' AND ');
+      return {
+        name: table,
+        get: db.prepare(`SELECT debit_total, credit_total FROM ${table} WHERE ${where}`),
+        update: db.prepare(`UPDATE ${table} SET debit_total = ?, credit_total = ? WHERE ${where}`),
+        insert: db.prepare(`INSERT INTO ${table} (${keys.join(', ')}, debit_total, credit_total) VALUES (${keys.map(() => '?').join(', ')}, ?, ?)`),
+      };
+    };
+    const balances = totalsTable('account_balances', ['account_id']);
+    const periodTotals = totalsTable('account_period_totals', ['account_id', 'period_id']);
+    const dailyTotals = totalsTable('account_daily_totals', ['account_id', 'entry_date']);
     const getCurrencyTotal = db.prepare('SELECT debit_total FROM currency_totals WHERE currency_id = ?');
-    const upsertCurrencyTotal = db.prepare(`INSERT INTO currency_totals (currency_id, debit_total) VALUES (?, ?)
-      ON CONFLICT (currency_id) DO UPDATE SET debit_total = excluded.debit_total`);
+    const upsertCurrencyTotal = db.prepare(`INSERT INTO currency_totals (currency_id, debit_total, chain_hash) VALUES (?, ?, ?)
+      ON CONFLICT (currency_id) DO UPDATE SET debit_total = excluded.debit_total, chain_hash = excluded.chain_hash`);
+    const actorId = uuidv7();
+    const credentialId = uuidv7();
 
     type Totals = { debit_total: string; credit_total: string } | undefined;
-    const addTotals = (accountId: string, debits: bigint, credits: bigint) => {
-      const row = getBalance.get(accountId) as Totals;
+    type Table = ReturnType<typeof totalsTable>;
+    /** A transaction's sums per totals row, written once before COMMIT (the adapter's pending writes). */
+    let pending = new Map<string, { table: Table; keys: string[]; debits: bigint; credits: bigint }>();
+    let words: [number | bigint, string][] = [];
+    let debitTotal = 0n;
+    const add = (table: Table, keys: string[], debits: bigint, credits: bigint) => {
+      const key = `${table.name}\u0000${keys.join('\u0000')}`;
+      const row = pending.get(key);
       if (row) {
-        updBalance.run((BigInt(row.debit_total) + debits).toString(), (BigInt(row.credit_total) + credits).toString(), accountId);
+        row.debits += debits;
+        row.credits += credits;
       } else {
-        insBalance.run(accountId, debits.toString(), credits.toString());
+        pending.set(key, { table, keys, debits, credits });
       }
-      const prow = getPeriodTotals.get(accountId, periodId) as Totals;
-      if (prow) {
-        updPeriodTotals.run((BigInt(prow.debit_total) + debits).toString(), (BigInt(prow.credit_total) + credits).toString(),
-          accountId, periodId);
-      } else {
-        insPeriodTotals.run(accountId, periodId, debits.toString(), credits.toString());
+    };
+    const writePending = (records: number) => {
+      for (const key of [...pending.keys()].sort()) {
+        const { table, keys, debits, credits } = pending.get(key)!;
+        const row = table.get.get(...keys) as Totals;
+        if (row) table.update.run((BigInt(row.debit_total) + debits).toString(), (BigInt(row.credit_total) + credits).toString(), ...keys);
+        else table.insert.run(...keys, debits.toString(), credits.toString());
       }
-      const drow = getDailyTotals.get(accountId, ENTRY_DATE) as Totals;
-      if (drow) {
-        updDailyTotals.run((BigInt(drow.debit_total) + debits).toString(), (BigInt(drow.credit_total) + credits).toString(),
-          accountId, ENTRY_DATE);
-      } else {
-        insDailyTotals.run(accountId, ENTRY_DATE, debits.toString(), credits.toString());
-      }
+      const current = getCurrencyTotal.get(currencyId) as { debit_total: string } | undefined;
+      upsertCurrencyTotal.run(currencyId, ((current ? BigInt(current.debit_total) : 0n) + debitTotal).toString(), HASH);
+      for (const row of words) insertWords.run(...row);
+      const toSeal = unsealed.all(records) as { occurred_at: string; id: string }[];
+      let position = (sealHead.get() as { position: number } | undefined)?.position ?? 0;
+      for (const record of toSeal) insertSeal.run(++position, record.occurred_at, record.id, HASH, HASH);
+      const last = toSeal.at(-1);
+      if (last) deleteUnsealed.run(last.occurred_at, last.id);
+      pending = new Map();
+      words = [];
+      debitTotal = 0n;
     };
     const writeEntry = (index: number) => {
       const postedAt = new Date().toISOString();
-      const seq = insertEntry.run(uuidv7(), ENTRY_DATE, `bench sale ${index}`, null, null, periodId, 'standard', null, null,
+      const entryDate = spec.spreadDays ? new Date(YEAR_START + (index % 365) * 86_400_000).toISOString().slice(0, 10) : ENTRY_DATE;
+      const entryId = uuidv7();
+      const seq = insertEntry.run(entryId, entryDate, `bench sale ${index}`, null, null, periodId, 'standard', null, actorId,
         postedAt, currencyId).lastInsertRowid;
-      insertLine.run(uuidv7(), seq, debitAccount, debitAccount, ENTRY_DATE, AMOUNT.toString(), '0', null);
-      insertLine.run(uuidv7(), seq, creditAccount, creditAccount, ENTRY_DATE, '0', AMOUNT.toString(), null);
-      addTotals(debitAccount, AMOUNT, 0n);
-      addTotals(creditAccount, 0n, AMOUNT);
-      const current = getCurrencyTotal.get(currencyId) as { debit_total: string } | undefined;
-      upsertCurrencyTotal.run(currencyId, ((current ? BigInt(current.debit_total) : 0n) + AMOUNT).toString());
+      insertLine.run(uuidv7(), seq, debitAccount, debitAccount, entryDate, AMOUNT.toString(), '0', null);
+      insertLine.run(uuidv7(), seq, creditAccount, creditAccount, entryDate, '0', AMOUNT.toString(), null);
+      insertHash.run(seq, HASH, HASH);
+      insertAmount.run(seq, AMOUNT_KEY);
+      const auditId = uuidv7();
+      insertAudit.run(postedAt, auditId, actorId, credentialId, entryId);
+      insertUnsealed.run(postedAt, auditId);
+      words.push([seq, `bench sale ${index}`]);
+      for (const [account, debits, credits] of [[debitAccount, AMOUNT, 0n], [creditAccount, 0n, AMOUNT]] as const) {
+        add(balances, [account], debits, credits);
+        add(periodTotals, [account, periodId], debits, credits);
+        add(dailyTotals, [account, entryDate], debits, credits);
+      }
+      debitTotal += AMOUNT;
     };
     const writeBatch = db.transaction((from: number, to: number) => {
       for (let i = from; i < to; i++) {
@@ -152,6 +204,7 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
           writeEntry(i);
         }
       }
+      writePending(to - from);
     });
 
     const others = new OtherCpu([]);
@@ -159,8 +212,9 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
     const start = performance.now();
     let written = 0;
     let commits = 0;
-    while (written < options.entries && performance.now() < deadline) {
-      const to = Math.min(options.entries, written + spec.batch);
+    const entries = spec.entries ?? options.entries;
+    while (written < entries && performance.now() < deadline) {
+      const to = Math.min(entries, written + spec.batch);
       writeBatch.immediate(written, to);
       written = to;
       commits++;
@@ -171,17 +225,20 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
     // Fail loudly if the rows are not what was meant to be written.
     const count = (db.prepare('SELECT COUNT(*) AS n FROM journal_entries').get() as { n: number }).n;
     const lines = (db.prepare('SELECT COUNT(*) AS n FROM journal_lines').get() as { n: number }).n;
-    const balance = getBalance.get(debitAccount) as Totals;
+    const rows = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const balance = balances.get.get(debitAccount) as Totals;
     const expected = (BigInt(written) * AMOUNT).toString();
-    if (count !== written || lines !== 2 * written || balance?.debit_total !== expected) {
-      throw new Error(`VERIFICATION FAILED (${spec.label}): ${count} entries, ${lines} lines, balance ${balance?.debit_total}; `
-        + `expected ${written}, ${2 * written}, ${expected}`);
+    const perEntry = ['entry_hashes', 'entry_amounts', 'audit_log', 'audit_seals'].map(rows);
+    if (count !== written || lines !== 2 * written || balance?.debit_total !== expected || perEntry.some((n) => n !== written)
+      || rows('audit_unsealed') !== 0) {
+      throw new Error(`VERIFICATION FAILED (${spec.label}): ${count} entries, ${lines} lines, balance ${balance?.debit_total}, `
+        + `hashes, amounts, audit records and seals ${perEntry.join(', ')}; expected ${written}, ${2 * written}, ${expected}, ${written} each`);
     }
-    if (written < options.entries) log(`${spec.label}: time limit reached after ${written} entries`);
+    if (written < entries) log(`${spec.label}: time limit reached after ${written} entries`);
     log(`${spec.label}: ${written} entries in ${seconds.toFixed(2)} s`);
     return {
-      label: spec.label, synchronous: spec.synchronous, batch: spec.batch, entries: written, seconds,
-      entriesPerSecond: written / seconds, commitsPerSecond: commits / seconds, otherCpu,
+      label: spec.label, synchronous: spec.synchronous, batch: spec.batch, bulk: spec.entries !== undefined, entries: written, seconds,
+      entriesPerSecond: written / seconds, linesPerSecond: (2 * written) / seconds, commitsPerSecond: commits / seconds, otherCpu,
     };
   } finally {
     db.close();
