@@ -1,6 +1,8 @@
 // The ceiling of HTTP on this machine, for bench/http-baseline.ts: node:http alone, doing for
 // POST /api/v1/journal-entries only what no server can skip (read the whole body, parse it, look
 // for the credential, answer JSON the size of the real API's answer) and nothing of the ledger's.
+// For bench/reports.ts, a GET of any other path answers a small JSON body (the size of an account
+// balance) at once: the floor of one request's latency on this machine.
 // Plain JavaScript, so that node runs it as it is, without a loader.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -27,7 +29,19 @@ function line(sent, index) {
   };
 }
 
+/** An answer shaped like GET /accounts/{id}/balance's (about 0.2 KiB). */
+const FLOOR_ANSWER = {
+  data: {
+    account_id: PERIOD_ID, period_id: null, total_debits: '123456789012', total_credits: '1234567', net_balance: '123455554445',
+    display_debits: '1234567890.12', display_credits: '12345.67', display_net_balance: '1234555544.45', normal_balance: 'debit',
+  },
+};
+
 const server = http.createServer((req, res) => {
+  if (req.method === 'GET') {
+    if (req.headers.authorization === undefined) return answer(res, 401, { error: { code: 'UNAUTHORIZED' } });
+    return answer(res, 200, FLOOR_ANSWER);
+  }
   if (req.method !== 'POST' || req.url !== PATH) return answer(res, 404, { error: { code: 'NOT_FOUND' } });
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));

@@ -21,7 +21,7 @@ import type { LedgerService } from '../src/service/ledger-service.js';
 import type { CreateEntryInput } from '../src/schemas/journal-entry.js';
 import { copySqliteLedger } from './pg-copy.js';
 import {
-  Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, OtherCpu, removeDir, startServer, stopServer,
+  Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, OtherCpu, removeDir, ROOT, startNodeServer, startServer, stopServer,
   random, summarize, table,
 } from './lib.js';
 
@@ -84,6 +84,8 @@ export interface ReportsResult {
   kept?: { path: string; built: BuiltLedger } | undefined;
   /** The all-time trial balance's rows, for comparing two stores built from the same seed. */
   trialBalanceRows: TrialBalanceRow[];
+  /** The reference: a bare node:http server's GET, timed the same way on the same core (the floor of one request). */
+  floor: ReportTiming;
 }
 
 export interface TrialBalanceRow {
@@ -225,6 +227,25 @@ async function timeRequest(client: Client, path: string, repeat: number): Promis
   return { latency: summarize(latencies), bytes: Buffer.byteLength(last), body: JSON.parse(last) };
 }
 
+/**
+ * The same client and loop against bench/bare-http-server.mjs, started on the ledger server's core:
+ * a GET answered at once with a body the size of an account balance. Its latency is what any
+ * request costs here before the ledger does anything (the round trip across cores, the event
+ * loops, the scheduler's pauses).
+ */
+async function timeFloor(repeat: number): Promise<ReportTiming> {
+  const server = await startNodeServer('bare node:http server', [join(ROOT, 'bench', 'bare-http-server.mjs')], {}, 0,
+    /bare node:http listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  const client = new Client(server.baseUrl, 1, 'tsk_bench');
+  try {
+    const { latency, bytes } = await timeRequest(client, '/floor', repeat);
+    return { name: 'reference: bare node:http GET, same client and core', latency, bytes };
+  } finally {
+    client.close();
+    await stopServer(server);
+  }
+}
+
 /** hledger's balance of every account, in minor units (its journal shows major units). */
 const HAS_HLEDGER = spawnSync('which', ['hledger'], { stdio: 'ignore' }).status === 0;
 
@@ -345,6 +366,8 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
       client.close();
       await stopServer(server);
     }
+    const floor = await timeFloor(options.repeat);
+    log(`${floor.name}: p50 ${floor.latency.p50.toFixed(2)} ms, p99 ${floor.latency.p99.toFixed(2)} ms`);
 
     // The export only feeds hledger: skip both when hledger is not installed.
     const journal = join(dir, 'ledger.journal');
@@ -389,6 +412,7 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
       mismatches,
       trialBalanceRows: (trialBalance.rows as TrialBalanceRow[]).map(({ account_number, debit_total, credit_total }) =>
         ({ account_number, debit_total, credit_total })),
+      floor,
     };
   } finally {
     if (!options.keep && !options.keepDatabase) removeDir(dir);
@@ -406,9 +430,12 @@ export function reportsMarkdown(result: ReportsResult): string {
     + `${fmt(result.dbBytes / 1024 / 1024, 1)} MiB. Each request is timed `
     + 'through HTTP by one keep-alive client, after three warm-up calls.');
   out.push('');
-  out.push(table(['request', 'p50 ms', 'p99 ms', 'max ms', 'response KiB'], result.timings.map((timing) => [
+  out.push(table(['request', 'p50 ms', 'p99 ms', 'max ms', 'response KiB'], [...result.timings, result.floor].map((timing) => [
     timing.name, timing.latency.p50.toFixed(1), timing.latency.p99.toFixed(1), timing.latency.max.toFixed(1), fmt(timing.bytes / 1024, 1),
   ])));
+  out.push('');
+  out.push(`The reference row is a bare \`node:http\` server (bench/bare-http-server.mjs) on the ledger server's core, answering a GET `
+    + 'at once with a body the size of an account balance, timed by the same client in the same loop: no request here can be faster.');
   out.push('');
   out.push(`Server memory (RSS): ${fmt(result.rssBeforeMb, 0)} MiB before the reports, ${fmt(result.rssAfterMb, 0)} MiB after. `
     + `Other processes used ${result.otherCpu === undefined ? 'n/a' : `${fmt(result.otherCpu * 100)}%`} of a core during the timed calls.`);
@@ -429,7 +456,7 @@ export function reportsMarkdown(result: ReportsResult): string {
 }
 
 function parseArgs(argv: string[]): ReportsOptions {
-  const options: ReportsOptions = { lines: 1_000_000, repeat: 30, dir: process.env.BENCH_DIR ?? tmpdir(), keep: false };
+  const options: ReportsOptions = { lines: 1_000_000, repeat: 100, dir: process.env.BENCH_DIR ?? tmpdir(), keep: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--lines') options.lines = Number(argv[++i]);
