@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
-  type BenchOptions, Client, closedLoop, fmt, type LatencySummary, log, OtherCpu, pct, processCpuSeconds, ROOT, startNodeServer, stopServer,
+  type BenchOptions, Client, closedLoop, fmt, type LatencySummary, log, OtherCpu, pct, processCpuSeconds, ROOT, type Server, startNodeServer, stopServer,
   summarize, table,
 } from './lib.js';
 import { entryBody } from './posting.js';
@@ -29,9 +29,13 @@ export interface HttpBaselineResult {
 const SERVER_SCRIPT = join(ROOT, 'bench', 'bare-http-server.mjs');
 const PATH = '/api/v1/journal-entries';
 
+/** bench/bare-http-server.mjs, pinned to CPU 0 as `ledger serve` is. */
+export function startBareHttpServer(): Promise<Server> {
+  return startNodeServer('bare node:http server', [SERVER_SCRIPT], {}, 0, /bare node:http listening on (http:\/\/127\.0\.0\.1:\d+)/);
+}
+
 export async function runHttpBaseline(options: BenchOptions): Promise<HttpBaselineResult> {
-  const server = await startNodeServer('bare node:http server', [SERVER_SCRIPT], {}, 0,
-    /bare node:http listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  const server = await startBareHttpServer();
   log(`bare node:http: pid ${server.pid} at ${server.baseUrl}`);
   // Any key: the server only checks that the header is there.
   const client = new Client(server.baseUrl, options.concurrency, 'tsk_bench');

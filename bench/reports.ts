@@ -19,9 +19,10 @@ import type { Actor } from '../src/service/actor.js';
 import { LOCAL_OPERATOR } from '../src/service/actor.js';
 import type { LedgerService } from '../src/service/ledger-service.js';
 import type { CreateEntryInput } from '../src/schemas/journal-entry.js';
+import { startBareHttpServer } from './http-baseline.js';
 import { copySqliteLedger } from './pg-copy.js';
 import {
-  Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, OtherCpu, removeDir, ROOT, startNodeServer, startServer, stopServer,
+  Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, OtherCpu, removeDir, startServer, stopServer,
   random, summarize, table,
 } from './lib.js';
 
@@ -234,8 +235,7 @@ async function timeRequest(client: Client, path: string, repeat: number): Promis
  * loops, the scheduler's pauses).
  */
 async function timeFloor(repeat: number): Promise<ReportTiming> {
-  const server = await startNodeServer('bare node:http server', [join(ROOT, 'bench', 'bare-http-server.mjs')], {}, 0,
-    /bare node:http listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  const server = await startBareHttpServer();
   const client = new Client(server.baseUrl, 1, 'tsk_bench');
   try {
     const { latency, bytes } = await timeRequest(client, '/floor', repeat);
