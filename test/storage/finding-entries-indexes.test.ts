@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDatabaseLocation } from '../../src/app/database-location.js';
 import { queryWords } from '../../src/domain/journal/search-words.js';
+import { BACKFILL_BATCH_SQL } from '../../src/storage/postgres/entry-search.js';
 import type { JournalEntry } from '../../src/domain/types.js';
 import { credit, debit, EntryFixtures, insertBooks, standardBooks } from '../../src/storage/contract/fixtures.js';
 import { rawQuery } from '../helpers/raw-sql.js';
@@ -83,6 +84,13 @@ describe('finding entries on indexes', () => {
       : await planOf(current.location, 'SELECT e.id FROM journal_entries e WHERE e.seq IN (SELECT entry_seq FROM entry_search WHERE debit_total >= $1::numeric AND debit_total <= $2::numeric) ORDER BY e.entry_date, e.seq LIMIT 51',
         ['17', '20']);
     expect(amount).toMatch(sqlite() ? /entry_amounts_debit/ : /entry_search_debit/);
+  });
+
+  it.runIf(testBackend() === 'postgres')('backfills each batch from its cursor, not from the first line (PostgreSQL)', async () => {
+    // Without the lines' own bound the lines' index was read from the start for every batch.
+    const plan = await planOf(current.location, BACKFILL_BATCH_SQL, ['1500', 1000]);
+    expect(plan).toMatch(/Index Cond: \(\w*\.?entry_seq > /);
+    expect(plan).not.toMatch(/Seq Scan/);
   });
 
   it('makes the entries of a ledger from before the search findable when it migrates', async () => {
