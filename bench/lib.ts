@@ -81,6 +81,9 @@ export interface BenchOptions {
 const BENCH_NAMES = ['posting', 'auth', 'sqlite', 'baseline', 'reports', 'http', 'bulk', 'startup'] as const;
 export type BenchName = typeof BENCH_NAMES[number];
 
+/** Timed calls per report (--repeat): enough that p99 is not simply the slowest call. */
+export const DEFAULT_REPORT_CALLS = 100;
+
 const HELP = `npm run bench -- [options]   (every option also reads an env variable)
   --entries N        entries per run                          BENCH_ENTRIES      (20000)
   --concurrency C    concurrent HTTP clients                  BENCH_CONCURRENCY  (64)
@@ -107,7 +110,7 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --pg-statements    load pg_stat_statements in the cluster   BENCH_PG_STATEMENTS=1
                      and print each posting run's costliest statements (diagnostics)
   --lines L          journal lines of the reports ledger      BENCH_LINES        (1000000)
-  --repeat R         timed calls per report                   BENCH_REPEAT       (100)
+  --repeat R         timed calls per report                   BENCH_REPEAT       (${DEFAULT_REPORT_CALLS})
   --bulk-lines L     journal lines of the bulk import and of  BENCH_BULK_LINES   (1000000)
                      each batch-route run (even: two-line entries)
   --bulk-batch B     entries per batch-route request          BENCH_BULK_BATCH   (1000)
@@ -197,7 +200,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     profile: flag('profile', 'BENCH_PROFILE'),
     keep: flag('keep', 'BENCH_KEEP'),
     lines: positiveInt('--lines', pick('lines', 'BENCH_LINES', '1000000')),
-    repeat: positiveInt('--repeat', pick('repeat', 'BENCH_REPEAT', '100')),
+    repeat: positiveInt('--repeat', pick('repeat', 'BENCH_REPEAT', String(DEFAULT_REPORT_CALLS))),
     reportsDb: values.get('reports-db') ?? env.BENCH_REPORTS_DB,
     write: values.get('write') ?? env.BENCH_WRITE,
     before: values.get('before') ?? env.BENCH_BEFORE,

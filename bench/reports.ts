@@ -22,7 +22,7 @@ import type { CreateEntryInput } from '../src/schemas/journal-entry.js';
 import { startBareHttpServer } from './http-baseline.js';
 import { copySqliteLedger } from './pg-copy.js';
 import {
-  Client, type LatencySummary, fmt, ledgerCli, log, makeTempDir, OtherCpu, removeDir, startServer, stopServer,
+  Client, DEFAULT_REPORT_CALLS, type LatencySummary, fmt, ledgerCli, log, makeTempDir, OtherCpu, removeDir, startServer, stopServer,
   random, summarize, table,
 } from './lib.js';
 
@@ -456,7 +456,7 @@ export function reportsMarkdown(result: ReportsResult): string {
 }
 
 function parseArgs(argv: string[]): ReportsOptions {
-  const options: ReportsOptions = { lines: 1_000_000, repeat: 100, dir: process.env.BENCH_DIR ?? tmpdir(), keep: false };
+  const options: ReportsOptions = { lines: 1_000_000, repeat: DEFAULT_REPORT_CALLS, dir: process.env.BENCH_DIR ?? tmpdir(), keep: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--lines') options.lines = Number(argv[++i]);

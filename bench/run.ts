@@ -316,7 +316,7 @@ function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], r
     rows.push(['SQLite, bulk import (`ledger journal-entries import`)',
       `≥ ${fmt(GOAL_BULK_LINES_PER_S)} lines/s and ${fmt(GOAL_IMPORT_LINES)} lines in < ${GOAL_IMPORT_SECONDS} s`,
       `${fmt(i.linesPerSecond)} lines/s, ${fmt(i.lines)} lines in ${i.seconds.toFixed(2)} s`
-        + (bareBulk ? `; bare SQLite writing the same rows in one transaction, ${bareBulk.label.slice(0, 3)}: ${fmt(bareBulk.linesPerSecond)} lines/s `
+        + (bareBulk ? `; bare SQLite writing the same rows in one transaction: ${fmt(bareBulk.linesPerSecond)} lines/s `
           + `(import / bare ${(i.linesPerSecond / bareBulk.linesPerSecond).toFixed(2)})` : ''),
       timed ? rate : `${rate} on the rate; the time needs --bulk-lines ${GOAL_IMPORT_LINES}`]);
   }
