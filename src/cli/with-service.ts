@@ -35,3 +35,12 @@ export async function actorFromApiKey(service: LedgerService, global: GlobalOpti
   }
   return service.authenticate(global.apiKey);
 }
+
+/**
+ * Commands the local operator may run with full rights (managing users): with an API key they act
+ * as its user instead, under exactly the rules the API applies to that user; without one, as the
+ * person who holds the database file (null).
+ */
+export async function actorIfApiKey(service: LedgerService, global: GlobalOptions): Promise<Actor | null> {
+  return global.apiKey ? service.authenticate(global.apiKey) : null;
+}

@@ -62,6 +62,29 @@ function authorizeGrant(actor: Actor | null, permissions: Permissions, alreadyHe
   }
 }
 
+/**
+ * Whom a non-admin user manager may change, reactivate, deactivate or re-key: only users whose
+ * permissions are a subset of its own (and never an admin or another user manager). Otherwise
+ * reactivating, or rotating the key of, a service account that holds more would hand the manager
+ * every permission of that account. The local operator (null) and admins manage anyone.
+ */
+function authorizeManaging(actor: Actor | null, target: User, what: string): void {
+  if (actor === null || hasPermission(actor, 'admin')) return;
+  if (grantsManagement(target.permissions)) {
+    throw new LedgerError('FORBIDDEN', `Only an admin may ${what} an admin or a user manager`, {
+      suggestion: 'Ask an admin to make this change',
+    });
+  }
+  const beyond = Object.entries(target.permissions).filter(([key, value]) => value === true && actor.permissions[key] !== true)
+    .map(([key]) => key);
+  if (beyond.length > 0) {
+    throw new LedgerError('FORBIDDEN', `You may ${what} only users whose permissions you hold yourself; `
+      + `${target.name} holds ${beyond.join(', ')}, which you do not`, {
+      suggestion: 'Ask an admin, or a user manager who holds these permissions, to make this change',
+    });
+  }
+}
+
 function normaliseEmail(email: string): string {
   return email.trim();
 }
@@ -100,11 +123,7 @@ export async function rotateApiKey(ctx: ServiceContext, actor: Actor | null, id:
     if (target.user_type !== 'service') {
       throw validationError('Only a service account has an API key', 'id', 'Human users change their password with POST /auth/password');
     }
-    if (actor !== null && !hasPermission(actor, 'admin') && grantsManagement(target.permissions)) {
-      throw new LedgerError('FORBIDDEN', 'Only an admin may rotate the key of an admin or a user manager', {
-        suggestion: 'Ask an admin to rotate this key',
-      });
-    }
+    authorizeManaging(actor, target, 'rotate the API key of');
     const now = ctx.now();
     await tx.deleteUserApiKeys(id);
     await tx.insertApiKey({ id: ctx.runtime.newId(), user_id: id, key_hash: hashApiKey(apiKey), created_at: now });
@@ -149,12 +168,7 @@ export async function updateUser(ctx: ServiceContext, actor: Actor | null, id: s
   return ctx.store.write(async (tx) => {
     const target = await tx.getUser(id);
     if (!target) throw notFound('User', id);
-    if (actor !== null && !hasPermission(actor, 'admin')
-      && (grantsManagement(target.permissions) || (input.permissions !== undefined && grantsManagement(input.permissions)))) {
-      throw new LedgerError('FORBIDDEN', 'Only an admin may change an admin or a user manager, or grant those permissions', {
-        field: 'permissions', suggestion: 'Ask an admin to make this change',
-      });
-    }
+    authorizeManaging(actor, target, 'change');
     if (input.permissions !== undefined) authorizeGrant(actor, input.permissions, target.permissions);
     if (input.is_active === false && actor !== null && actor.user_id === id) {
       throw validationError('You cannot deactivate yourself', 'is_active', 'Ask another admin to deactivate this user');

@@ -446,14 +446,55 @@ describe('who may grant and change permissions', () => {
     expect(dataOf(await api.request('GET', `${API}/users/${otherManager.id}`)).is_active).toBe(true);
   });
 
-  it('lets a users:manage non-admin rename, re-permission and deactivate an ordinary user', async () => {
-    const clerk = await newHuman(api, { 'journals:reverse': true });
-    // Keeping a permission the manager lacks is not granting it; adding one it holds is allowed.
+  it('lets a users:manage non-admin rename, re-permission, deactivate, reactivate and re-key users whose permissions it holds', async () => {
+    const clerk = await newHuman(api, { 'journals:create': true });
     const updated = dataOf(await api.request('PATCH', `${API}/users/${clerk.id}`, {
-      name: 'Clerk two', permissions: { 'journals:reverse': true, 'journals:create': true }, is_active: false,
+      name: 'Clerk two', permissions: { 'journals:create': false }, is_active: false,
     }, asManager()));
-    expect(updated).toEqual({ ...clerk.user, name: 'Clerk two', permissions: { 'journals:reverse': true, 'journals:create': true },
-      is_active: false });
+    expect(updated).toEqual({ ...clerk.user, name: 'Clerk two', permissions: { 'journals:create': false }, is_active: false });
+    expect(dataOf(await api.request('PATCH', `${API}/users/${clerk.id}`, { is_active: true }, asManager())).is_active).toBe(true);
+    const bot = await newServiceAccount(api, { 'journals:create': true });
+    const rotated = dataOf(await api.request('POST', `${API}/users/${bot.id}/api-key/rotate`, undefined, asManager()));
+    expect(rotated.api_key).not.toBe(bot.apiKey);
+  });
+
+  describe('a user holding permissions the manager lacks is out of its reach', () => {
+    const powerful = { 'settings:write': true, 'accounts:write': true, 'journals:create': true, 'periods:close': true };
+
+    it.each([
+      ['reactivate', { is_active: true }, false],
+      ['deactivate', { is_active: false }, true],
+      ['rename', { name: 'Renamed' }, true],
+      ['strip the permissions of', { permissions: {} }, true],
+    ])('refuses to %s it with 403 FORBIDDEN and changes nothing', async (_label, body, startActive) => {
+      const target = await newServiceAccount(api, powerful);
+      if (!startActive) dataOf(await api.request('PATCH', `${API}/users/${target.id}`, { is_active: false }));
+      const before = dataOf(await api.request('GET', `${API}/users/${target.id}`));
+      for (const as of [asManager(), { token: managerAgent.apiKey }]) {
+        const refused = await api.request('PATCH', `${API}/users/${target.id}`, body, as);
+        expectError(refused, 403, 'FORBIDDEN');
+        expect(refused.body.message).toContain('settings:write');
+      }
+      expect(dataOf(await api.request('GET', `${API}/users/${target.id}`))).toEqual(before);
+    });
+
+    it('refuses to rotate its key, active or not, and its old key keeps working', async () => {
+      const target = await newServiceAccount(api, powerful);
+      for (const as of [asManager(), { token: managerAgent.apiKey }]) {
+        expectError(await api.request('POST', `${API}/users/${target.id}/api-key/rotate`, undefined, as), 403, 'FORBIDDEN');
+      }
+      dataOf(await api.request('PATCH', `${API}/users/${target.id}`, { is_active: false }));
+      expectError(await api.request('POST', `${API}/users/${target.id}/api-key/rotate`, undefined, asManager()), 403, 'FORBIDDEN');
+      dataOf(await api.request('PATCH', `${API}/users/${target.id}`, { is_active: true }));
+      expect((await api.request('GET', `${API}/settings`, undefined, { token: target.apiKey })).status).toBe(200);
+    });
+
+    it('lets an admin do all of it', async () => {
+      const target = await newServiceAccount(api, powerful);
+      dataOf(await api.request('PATCH', `${API}/users/${target.id}`, { is_active: false }));
+      dataOf(await api.request('PATCH', `${API}/users/${target.id}`, { is_active: true }));
+      expect(dataOf(await api.request('POST', `${API}/users/${target.id}/api-key/rotate`)).api_key).toMatch(/^tsk_/);
+    });
   });
 
   it('answers 403 FORBIDDEN to a user without users:manage on every users write', async () => {

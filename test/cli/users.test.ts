@@ -371,3 +371,44 @@ describe('ledger users rotate-key', () => {
     expect(ledger(db, 'users', 'rotate-key', 'no-such-user').status).toBe(4);
   });
 });
+
+describe('ledger users update', () => {
+  it('renames, re-permissions, deactivates and reactivates a user as the local operator', () => {
+    const db = freshDb();
+    const created = ledgerJson(db, 'users', 'create-service-account', '--name', 'Agent', '--permissions', '{"journals:create": true}');
+    const id = created.data.id;
+    expect(ledgerJson(db, 'users', 'update', id, '--name', 'Billing agent', '--permissions', '{}').data)
+      .toMatchObject({ id, name: 'Billing agent', permissions: {}, is_active: true });
+    expect(ledgerJson(db, 'users', 'update', id, '--deactivate').data.is_active).toBe(false);
+    expect(ledgerJson(db, 'users', 'update', id, '--activate').data.is_active).toBe(true);
+    const both = ledger(db, '--json', 'users', 'update', id, '--activate', '--deactivate');
+    expect(both.status).toBe(1);
+    expect(JSON.parse(both.stderr)).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(ledger(db, '--json', 'users', 'update', id).status).toBe(1);
+  });
+
+  it('with a user manager\'s API key, reaches only users whose permissions that manager holds', () => {
+    const db = freshDb();
+    const manager = ledgerJson(db, 'users', 'create-service-account', '--name', 'Manager', '--permissions', '{"users:manage": true}');
+    const powerful = ledgerJson(db, 'users', 'create-service-account', '--name', 'Powerful',
+      '--permissions', '{"settings:write": true, "accounts:write": true, "journals:create": true, "periods:close": true}');
+    const reader = ledgerJson(db, 'users', 'create-service-account', '--name', 'Reader', '--permissions', '{}');
+    ledgerJson(db, 'users', 'update', powerful.data.id, '--deactivate');
+    const asManager = ['--api-key', manager.data.api_key];
+    for (const args of [['update', powerful.data.id, '--activate'], ['update', powerful.data.id, '--name', 'Mine now'],
+      ['rotate-key', powerful.data.id]]) {
+      const refused = ledger(db, '--json', ...asManager, 'users', ...args);
+      expect(refused.status).toBe(3);
+      expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'FORBIDDEN' });
+      expect(refused.stdout).toBe('');
+    }
+    expect(ledgerJson(db, 'users', 'get', powerful.data.id).data).toMatchObject({ name: 'Powerful', is_active: false });
+    // Within its reach: a read-only account.
+    expect(ledgerJson(db, ...asManager, 'users', 'update', reader.data.id, '--deactivate').data.is_active).toBe(false);
+    expect(ledgerJson(db, ...asManager, 'users', 'update', reader.data.id, '--activate').data.is_active).toBe(true);
+    expect(ledgerJson(db, ...asManager, 'users', 'rotate-key', reader.data.id).data.api_key).toMatch(/^tsk_/);
+    // The manager cannot hand out what it lacks either.
+    const escalate = ledger(db, '--json', ...asManager, 'users', 'create-service-account', '--name', 'X', '--permissions', '{"settings:write": true}');
+    expect(JSON.parse(escalate.stderr)).toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

@@ -1,7 +1,8 @@
 /** `ledger users ...`: list, get and create users and service accounts on the database file. */
 import { type Command, InvalidArgumentError } from 'commander';
+import { validationError } from '../../domain/errors.js';
 import { checkedBody } from '../checked-body.js';
-import { withService } from '../with-service.js';
+import { actorIfApiKey, withService } from '../with-service.js';
 import { type PasswordOptions, readPassword } from '../read-password.js';
 import { printJson } from '../output.js';
 import { printTable } from '../render/table.js';
@@ -60,11 +61,12 @@ export function registerUserCommands(program: Command): void {
     .option('--permissions <json>', 'permissions object; default {"admin": true}', parsePermissions)
     .addHelpText('after', '\nExamples:\n  $ ledger users create --name "Ann" --email ann@example.com --permissions \'{"journals:create": true}\'\n'
       + '  $ pass show ledger/ann | ledger users create --name "Ann" --email ann@example.com --password-stdin')
-    .action(withService(async (service, { json }, options: { name: string; email: string; permissions?: Record<string, boolean> } & PasswordOptions) => {
+    .action(withService(async (service, global, options: { name: string; email: string; permissions?: Record<string, boolean> } & PasswordOptions) => {
+      const { json } = global;
       const password = await readPassword(options, !json);
       const body = await checkedBody(async () => (await import('../../schemas/user.js')).CreateUserBody,
         { name: options.name, email: options.email, password, permissions: options.permissions });
-      const user = await service.createUser(null, body);
+      const user = await service.createUser(await actorIfApiKey(service, global), body);
       if (json) printJson({ data: user });
       else process.stdout.write(`Created user ${user.name} <${user.email}> (${user.id})\n`);
     }));
@@ -74,10 +76,11 @@ export function registerUserCommands(program: Command): void {
     .requiredOption('--name <name>', 'display name')
     .option('--permissions <json>', 'permissions object; default {"admin": true}', parsePermissions)
     .addHelpText('after', '\nExample:\n  $ ledger users create-service-account --name "Billing agent" --permissions \'{"journals:create": true}\'')
-    .action(withService(async (service, { json }, options: { name: string; permissions?: Record<string, boolean> }) => {
+    .action(withService(async (service, global, options: { name: string; permissions?: Record<string, boolean> }) => {
+      const { json } = global;
       const body = await checkedBody(async () => (await import('../../schemas/user.js')).CreateServiceAccountBody,
         { name: options.name, permissions: options.permissions });
-      const created = await service.createServiceAccount(null, body);
+      const created = await service.createServiceAccount(await actorIfApiKey(service, global), body);
       if (json) printJson({ data: created });
       else {
         process.stdout.write(`Created service account ${created.name} (${created.id})\n`);
@@ -85,11 +88,32 @@ export function registerUserCommands(program: Command): void {
       }
     }));
 
+  users.command('update <id>')
+    .description('Rename a user, replace its permissions, or deactivate or reactivate it')
+    .option('--name <name>', 'new display name')
+    .option('--permissions <json>', 'the new permissions object (replaces the old one)', parsePermissions)
+    .option('--deactivate', 'the user can no longer sign in or use its key; its sessions end')
+    .option('--activate', 'the user may sign in (or use its key) again')
+    .addHelpText('after', '\nWith an API key (--api-key or LEDGER_API_KEY) the change is made as that key\'s user, under the API\'s rules:\n'
+      + 'a user manager who is not an admin changes only users whose permissions it holds itself.\n'
+      + '\nExamples:\n  $ ledger users update 01963c5e-... --deactivate\n  $ ledger users update 01963c5e-... --permissions \'{"journals:create": true}\'')
+    .action(withService(async (service, global, options: { name?: string; permissions?: Record<string, boolean>; deactivate?: boolean; activate?: boolean },
+      id: string) => {
+      if (options.activate && options.deactivate) throw validationError('--activate and --deactivate exclude each other', '--activate');
+      const isActive = options.activate ? true : options.deactivate ? false : undefined;
+      const body = await checkedBody(async () => (await import('../../schemas/user.js')).UpdateUserBody,
+        { name: options.name, permissions: options.permissions, is_active: isActive });
+      const user = await service.updateUser(await actorIfApiKey(service, global), id, body);
+      if (global.json) printJson({ data: user });
+      else printUsers([user]);
+    }));
+
   users.command('rotate-key <id>')
     .description('Give a service account a new API key and print it (shown only once); its old key stops working at once')
     .addHelpText('after', '\nExample:\n  $ ledger users rotate-key 01963c5e-7f6a-7c1e-9d2b-3f4a5b6c7d8e')
-    .action(withService(async (service, { json }, _options, id: string) => {
-      const rotated = await service.rotateApiKey(null, id);
+    .action(withService(async (service, global, _options, id: string) => {
+      const { json } = global;
+      const rotated = await service.rotateApiKey(await actorIfApiKey(service, global), id);
       if (json) printJson({ data: rotated });
       else {
         process.stdout.write(`Rotated the API key of ${rotated.name} (${rotated.id}); the old key no longer works\n`);
