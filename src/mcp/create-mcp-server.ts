@@ -12,7 +12,7 @@ import {
   CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError, ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isLedgerError } from '../domain/errors.js';
-import { callTool, type UnexpectedErrorListener } from './call-tool.js';
+import { callTool, type ForbiddenListener, type UnexpectedErrorListener } from './call-tool.js';
 import { MONTH_END_CLOSE, monthEndClosePrompt } from './prompts.js';
 import { registerResources } from './resources.js';
 import type { ToolContext } from './tool-context.js';
@@ -22,6 +22,7 @@ import { TOOLS } from './tools.js';
 export interface McpServerOptions {
   version: string;
   onUnexpectedError?: UnexpectedErrorListener;
+  onForbidden?: ForbiddenListener;
 }
 
 const INSTRUCTIONS = 'A double-entry bookkeeping ledger. Amounts are integer strings in minor units (the smallest unit of the '
@@ -39,7 +40,7 @@ export function createMcpServer(context: ToolContext, options: McpServerOptions)
   }));
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(context, request.params.name, request.params.arguments, options.onUnexpectedError));
+    callTool(context, request.params.name, request.params.arguments, { onUnexpected: options.onUnexpectedError, onForbidden: options.onForbidden }));
   server.server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [MONTH_END_CLOSE] }));
   server.server.setRequestHandler(GetPromptRequestSchema, (request) => {
     if (request.params.name !== MONTH_END_CLOSE.name) throw new McpError(ErrorCode.InvalidParams, `No prompt named ${request.params.name}`);

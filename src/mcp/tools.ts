@@ -32,6 +32,8 @@ export interface LedgerTool<S extends TSchema = TSchema> {
   permission?: PermissionKey;
   /** Whether the tool can change the ledger (its previews and dry runs change nothing). */
   writes: boolean;
+  /** A report or a long list: it runs in one of the caller's bounded slots, as over /api/v1 (service/context.ts). */
+  expensive?: boolean;
   run(context: ToolContext, args: Static<S>): Promise<ToolAnswer>;
 }
 
@@ -91,7 +93,7 @@ export const TOOLS: readonly LedgerTool[] = [
     },
   }),
   tool({
-    name: 'list_journal_entries', title: 'List journal entries', writes: false, input: EntryListQuery,
+    name: 'list_journal_entries', title: 'List journal entries', writes: false, expensive: true, input: EntryListQuery,
     description: 'List journal entries with their lines, ordered by entry_date then posting order (sort "desc": newest first); '
       + `filters period_id, start_date, end_date (YYYY-MM-DD, inclusive), account_id; paged by limit and cursor. ${AMOUNTS} `
       + 'Example: {"start_date": "2026-03-01", "end_date": "2026-03-31", "limit": 20}.',
@@ -142,7 +144,7 @@ export const TOOLS: readonly LedgerTool[] = [
         return { body: { data: result }, text: dryRunText(result) };
       }
       const posted = await idempotentCall(context.service, actor, idempotency_key, 'post_journal_entries', entries,
-        () => context.service.postJournalEntries(actor, inputs));
+        () => context.service.postJournalEntries(actor, inputs), true);
       return { body: { data: posted }, text: [`Posted ${posted.length} entries:`, ...posted.map(entryLine)].join('\n') };
     },
   }),
@@ -180,7 +182,7 @@ export const TOOLS: readonly LedgerTool[] = [
     },
   }),
   tool({
-    name: 'trial_balance', title: 'Trial balance', writes: false, input: TrialBalanceQuery,
+    name: 'trial_balance', title: 'Trial balance', writes: false, expensive: true, input: TrialBalanceQuery,
     description: 'Trial balance: every account\'s debit and credit totals, net balance and debit/credit balance columns: balances '
       + 'of all time or through as_of_date, or the movement within period_id or start_date..end_date (basis and label say which), in '
       + `one currency (currency_id) or all; is_balanced says whether debits equal credits. ${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
@@ -191,7 +193,7 @@ export const TOOLS: readonly LedgerTool[] = [
     },
   }),
   tool({
-    name: 'balance_sheet', title: 'Balance sheet', writes: false, input: BalanceSheetQuery,
+    name: 'balance_sheet', title: 'Balance sheet', writes: false, expensive: true, input: BalanceSheetQuery,
     description: 'Balance sheet of one currency as of a date (as_of_date, inclusive) or through the end of period_id: assets, '
       + `liabilities and equity with totals. ${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
     async run(context, args) {
@@ -201,7 +203,7 @@ export const TOOLS: readonly LedgerTool[] = [
     },
   }),
   tool({
-    name: 'income_statement', title: 'Income statement', writes: false, input: IncomeStatementQuery,
+    name: 'income_statement', title: 'Income statement', writes: false, expensive: true, input: IncomeStatementQuery,
     description: 'Income statement of one currency for period_id, a date range (start_date, end_date) or all time: revenue and '
       + 'expense accounts and net income; closing entries are left out. columns ("month" or "quarter") adds the months or quarters of '
       + `the range side by side. ${AMOUNTS} Example: {"start_date": "2026-01-01", "end_date": "2026-06-30", "columns": "month"}.`,
@@ -212,7 +214,7 @@ export const TOOLS: readonly LedgerTool[] = [
     },
   }),
   tool({
-    name: 'general_ledger', title: 'General ledger', writes: false, input: GeneralLedgerQuery,
+    name: 'general_ledger', title: 'General ledger', writes: false, expensive: true, input: GeneralLedgerQuery,
     description: 'The lines of one account (account_id) with a running balance, within period_id or start_date..end_date, paged '
       + `by limit and cursor. ${AMOUNTS} Example: {"account_id": "0190...", "period_id": "0190..."}.`,
     async run(context, args) {
@@ -223,7 +225,7 @@ export const TOOLS: readonly LedgerTool[] = [
     },
   }),
   tool({
-    name: 'aged_balances', title: 'Aged balances', writes: false, input: AgedBalancesQuery,
+    name: 'aged_balances', title: 'Aged balances', writes: false, expensive: true, input: AgedBalancesQuery,
     description: 'Aged receivables or payables of a control account (account_id, has_subledger true) as of as_of_date (default '
       + 'today): each sub-account with a balance, its open amounts in buckets current (dated that day), days_1_30, days_31_60, '
       + 'days_61_90 and days_over_90, aged first in, first out (payments settle the oldest items first), and the totals. A credit '
@@ -239,7 +241,7 @@ export const TOOLS: readonly LedgerTool[] = [
     },
   }),
   tool({
-    name: 'verify', title: 'Verify the books', writes: false, permission: 'admin', input: NoArguments,
+    name: 'verify', title: 'Verify the books', writes: false, expensive: true, permission: 'admin', input: NoArguments,
     description: 'Check every invariant of the books on one snapshot (needs admin): every entry balances, stored totals match the '
       + 'lines, closes and reversals are sound, the hash chains are intact; ok is false and problems name what is wrong. Example: {}.',
     async run(context) {

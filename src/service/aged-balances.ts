@@ -17,9 +17,15 @@ import type { AgedBalancesInput } from '../schemas/report.js';
 import type { ServiceContext } from './context.js';
 import type { Keyset, LedgerReads } from './ports/ledger-store.js';
 import { companyNameOf } from './settings.js';
+import { TimeSlice } from './time-slice.js';
 
-/** Lines read per query; most customers have a handful of open invoices, so one page usually does. */
-const PAGE_SIZE = 50;
+/**
+ * Lines read by the first query; most customers have a handful of open invoices, so one page
+ * usually does. Each further page is twice as large, up to the last size, so a customer with
+ * thousands of open items costs a few queries, not hundreds.
+ */
+const FIRST_PAGE_SIZE = 50;
+const LARGEST_PAGE_SIZE = 1600;
 
 export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput): Promise<AgedBalances & { company_name: string | null }> {
   return ctx.store.read(async (reads) => {
@@ -38,14 +44,16 @@ export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput
     const subAccounts = await reads.listSubAccounts(control.id);
     const totals = await reads.accountTotals({ account_ids: subAccounts.map((account) => account.id), before_date: nextDay(asOf) });
     const aged: AgedAccount[] = [];
+    const slice = new TimeSlice();
     for (const account of subAccounts) {
+      await slice.pause();
       const total = totals.get(account.id);
       if (total === undefined) continue;
       const balance = netBalance(control.normal_balance, total.debit_total, total.credit_total);
       if (balance === 0n) continue;
       const open = balance < 0n ? -balance : balance;
       const side = sideOfBalance(control.normal_balance, balance);
-      const buckets = ageOpenAmount(open, await newestUntilCovered(reads, account.id, side, asOf, open), asOf);
+      const buckets = ageOpenAmount(open, await newestUntilCovered(reads, slice, account.id, side, asOf, open), asOf);
       aged.push({ account, buckets: balance < 0n ? negated(buckets) : buckets });
     }
     return { company_name: await companyNameOf(reads), ...buildAgedBalances(control, asOf, aged, await ctx.scaleOf(control.currency_id, reads)) };
@@ -53,12 +61,16 @@ export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput
 }
 
 /** The newest amounts on one side, dated on or before the date, until they add up to `open` (or run out). */
-async function newestUntilCovered(reads: LedgerReads, accountId: string, side: NormalBalance, asOf: string, open: bigint): Promise<DatedAmount[]> {
+async function newestUntilCovered(reads: LedgerReads, slice: TimeSlice, accountId: string, side: NormalBalance, asOf: string,
+  open: bigint): Promise<DatedAmount[]> {
   const movements: DatedAmount[] = [];
   let covered = 0n;
   let after: Keyset | undefined;
+  let limit = FIRST_PAGE_SIZE;
   while (covered < open) {
-    const page = await reads.listSideAmounts(accountId, side, asOf, { limit: PAGE_SIZE, after });
+    if (after !== undefined) await slice.pause();
+    const page = await reads.listSideAmounts(accountId, side, asOf, { limit, after });
+    limit = Math.min(limit * 2, LARGEST_PAGE_SIZE);
     for (const movement of page.items) {
       movements.push(movement);
       covered += movement.amount;

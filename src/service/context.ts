@@ -7,6 +7,7 @@ import type { LoginThrottle } from './auth/login-throttle.js';
 import { CursorCodec, pageSize } from './cursor.js';
 import type { Keyset, LedgerReads, LedgerStore, PageRequest, StorePage } from './ports/ledger-store.js';
 import type { Runtime } from './ports/runtime.js';
+import { SlotsByKey } from './slots.js';
 
 export interface Page<T> {
   data: T[];
@@ -26,6 +27,9 @@ export interface ServiceOptions {
   jwtSecret?: string | undefined;
 }
 
+export const EXPENSIVE_READS_PER_USER = 2;
+export const EXPENSIVE_READS_WAITING_PER_USER = 8;
+
 export class ServiceContext {
   /**
    * code and asset_scale never change after creation, so currencies are cached for formatting;
@@ -34,6 +38,12 @@ export class ServiceContext {
   private readonly currencies = new Map<string, Currency>();
   /** API keys this process has checked (auth/authenticate.ts). */
   readonly credentials = new CredentialCache();
+  /**
+   * Reports and long lists a user may run at once in this process, and how many more may wait:
+   * one key looping the heaviest report holds two slices of the event loop, not all of them.
+   */
+  readonly expensiveReads = new SlotsByKey(EXPENSIVE_READS_PER_USER, EXPENSIVE_READS_WAITING_PER_USER,
+    'Too many reports of this user are running at once; try again in 1 second');
 
   constructor(
     readonly store: LedgerStore,

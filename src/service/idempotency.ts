@@ -63,6 +63,32 @@ const scope = new AsyncLocalStorage<IdempotencyIntent>();
 const ANSWERING = Symbol('answering');
 let lastPurgeMs = 0;
 
+/**
+ * The answer kept for a batch of entries: their ids and the SHA-256 of the answer sent, not the
+ * answer itself (up to 34 MB of JSON for 10,000 entries, held in memory and written to the
+ * database per request). A replay reads the entries back by their ids (`getJournalEntries`):
+ * the same entries, ids, lines and amounts; what can change about a posted entry since (a
+ * reversal's `reversed_by_id`, an account's name) shows as it is now.
+ */
+export interface KeptEntryIds {
+  kept: 'entry_ids';
+  entry_ids: string[];
+  /** Of the first answer's bytes; null until the answer was sent. */
+  sha256: string | null;
+}
+
+export function keepEntryIds(entries: readonly { id: string }[], sha256: string | null = null): string {
+  const kept: KeptEntryIds = { kept: 'entry_ids', entry_ids: entries.map((entry) => entry.id), sha256 };
+  return JSON.stringify(kept);
+}
+
+const KEPT_ENTRY_IDS_PREFIX = '{"kept":"entry_ids"';
+
+/** The kept ids when `body` is a batch's compact answer, else undefined (an answer kept whole). */
+export function keptEntryIds(body: string): KeptEntryIds | undefined {
+  return body.startsWith(KEPT_ENTRY_IDS_PREFIX) ? JSON.parse(body) as KeptEntryIds : undefined;
+}
+
 /** Marks a write job whose result is the use case's answer: under an Idempotency-Key it claims the key. */
 export function answering<T>(work: (tx: LedgerTx) => Promise<T>): (tx: LedgerTx) => Promise<T> {
   return Object.assign(async (tx: LedgerTx) => work(tx), { [ANSWERING]: true });

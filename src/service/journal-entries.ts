@@ -15,6 +15,15 @@ export async function getJournalEntry(ctx: ServiceContext, id: string): Promise<
   return entryView(entry, await ctx.scaleOf(entry.currency_id));
 }
 
+/** Entries by id in the order given (a batch's kept answer, replayed); every id must exist. */
+export async function getJournalEntries(ctx: ServiceContext, ids: readonly string[]): Promise<EntryView[]> {
+  const entries = await ctx.store.getEntries(ids);
+  if (entries.length !== ids.length) throw notFound('Journal entry', ids.find((id) => !entries.some((entry) => entry.id === id)) ?? '');
+  const views: EntryView[] = [];
+  for (const entry of entries) views.push(entryView(entry, await ctx.scaleOf(entry.currency_id)));
+  return views;
+}
+
 const MAX_SEARCH_LENGTH = 200;
 
 /** The finding filters (docs/api.md, "Finding entries"), checked and in the store's terms. */

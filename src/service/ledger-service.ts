@@ -92,6 +92,7 @@ export class LedgerService {
   dryRunJournalEntries(actor: Actor, inputs: readonly CreateEntryInput[]) { return dryRun.dryRunJournalEntries(this.ctx, actor, inputs); }
   dryRunReversal(actor: Actor, id: string, input: ReverseInput) { return dryRun.dryRunReversal(this.ctx, actor, id, input); }
   getJournalEntry(id: string) { return journal.getJournalEntry(this.ctx, id); }
+  getJournalEntries(ids: readonly string[]) { return journal.getJournalEntries(this.ctx, ids); }
   listJournalEntries(filter: EntryListFilter) { return journal.listJournalEntries(this.ctx, filter); }
 
   getSettings() { return settings.getSettings(this.ctx); }
@@ -120,6 +121,9 @@ export class LedgerService {
   verifyLedger(actor: Actor, onProgress?: VerifyProgress) { return verifyLedger(this.ctx, actor, onProgress); }
 
   health() { return this.ctx.store.ping(); }
+
+  /** Runs an expensive read (a report, a long list) in one of the actor's bounded slots (context.ts). */
+  expensiveRead<T>(actor: Actor, work: () => Promise<T>): Promise<T> { return this.ctx.expensiveReads.run(actor.user_id, work); }
 }
 
 /**

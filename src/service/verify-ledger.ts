@@ -8,6 +8,7 @@ import type { VerifyResultView } from '../schemas/verify.js';
 import { type Actor, requirePermission } from './actor.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerReads } from './ports/ledger-store.js';
+import { TimeSlice } from './time-slice.js';
 import { readBooks } from './verify/books.js';
 import type { CheckDefinition, LedgerCheck } from './verify/check.js';
 import { LEDGER_CHECKS } from './verify/checks.js';
@@ -67,7 +68,9 @@ async function runChecks(reads: LedgerReads, checks: readonly LedgerCheck[], tal
   const entryChecks = checks.filter((check) => check.entry !== undefined);
   const total = onProgress === undefined ? 0 : await reads.countEntries();
   let page = await reads.listEntriesInPostingOrder({ limit: PAGE_SIZE });
+  const slice = new TimeSlice();
   for (;;) {
+    await slice.pause();
     for (const entry of page.items) {
       tally.add(entry);
       for (const check of entryChecks) await check.entry!(entry);

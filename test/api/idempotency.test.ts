@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { rawQuery } from '../helpers/raw-sql.js';
 import {
   type ApiFixture, balanceOf, createAccount, createCurrency, createPeriod, dataOf, entryBody, expectError, newApiKey,
   postEntry, startApi, walkPages,
@@ -143,6 +145,25 @@ describe('Idempotency-Key on POST', () => {
     expect(await entriesOf(cash.id)).toHaveLength(1);
     // Once the first request has finished, a retry is a replay.
     expect((await post(body, 'concurrent-key')).body).toEqual(created[0]!.body);
+  });
+
+  it('keeps the ids and a digest of a batch\'s answer, not the answer, and replays the same entries', async () => {
+    const { cash, sales } = await books();
+    const body = { entries: Array.from({ length: 300 }, (_, index) => entryBody(cash.id, sales.id, String(index + 1))) };
+    const first = await api.request('POST', `${ENTRIES}/batch`, body, { headers: { 'idempotency-key': 'batch-key' } });
+    expect(first.status).toBe(201);
+    const rows = await rawQuery<{ response_body: string }>(api.location,
+      'SELECT response_body FROM idempotency_keys WHERE key = $1', ['batch-key']);
+    expect(rows).toHaveLength(1);
+    const kept = JSON.parse(rows[0]!.response_body);
+    expect(kept).toEqual({ kept: 'entry_ids', entry_ids: first.body.data.map((entry: { id: string }) => entry.id),
+      sha256: createHash('sha256').update(first.text!).digest('hex') });
+    const replay = await api.request('POST', `${ENTRIES}/batch`, body, { headers: { 'idempotency-key': 'batch-key' } });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(createHash('sha256').update(replay.text!).digest('hex')).toBe(kept.sha256);
+    expect(await entriesOf(cash.id)).toHaveLength(300);
   });
 
   it('still replays a key 23 hours later', async () => {

@@ -15,6 +15,8 @@ export interface ApiResponse<T = any> {
   status: number;
   body: T;
   headers: Headers;
+  /** The body exactly as received. */
+  text?: string;
 }
 
 export class TestClock {
@@ -93,7 +95,7 @@ export async function startApi(options: FixtureOptions = {}): Promise<ApiFixture
     const text = await response.text();
     let parsed: unknown = text;
     try { parsed = text ? JSON.parse(text) : undefined; } catch { /* keep text */ }
-    return { status: response.status, body: parsed as any, headers: response.headers };
+    return { status: response.status, body: parsed as any, headers: response.headers, text };
   }
 
   return {

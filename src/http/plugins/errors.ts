@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { type ErrorCode, LedgerError } from '../../domain/errors.js';
 import { type SchemaIssue, issueToError } from '../../schemas/validate.js';
 import { HTTP_STATUS } from '../error-table.js';
+import type { LedgerService } from '../../service/ledger-service.js';
 import { replayIfIdempotent } from './idempotency.js';
 
 interface ErrorBody {
@@ -23,10 +24,11 @@ export function sendError(reply: FastifyReply, body: ErrorBody): FastifyReply {
   return reply.code(HTTP_STATUS[body.code]).type('application/json; charset=utf-8').send(clean);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError & { validation?: SchemaIssue[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) => {
+export function registerErrorHandling(app: FastifyInstance, service: LedgerService): void {
+  app.setErrorHandler(async (error: FastifyError & { validation?: SchemaIssue[]; validationContext?: string }, request: FastifyRequest,
+    reply: FastifyReply) => {
     // Another request with the same Idempotency-Key committed first: not a failure, its answer.
-    if (replayIfIdempotent(error, reply)) return reply;
+    if (await replayIfIdempotent(service, error, reply)) return reply;
     if (error instanceof LedgerError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return sendError(reply, { code: error.code, message: error.message, field: error.field, suggestion: error.suggestion });

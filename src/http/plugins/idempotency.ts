@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  checkIdempotent, finishIdempotent, type IdempotencyIntent, IdempotentReplay, newIntent, runIdempotent,
+  checkIdempotent, finishIdempotent, type IdempotencyIntent, IdempotentReplay, keepEntryIds, keptEntryIds, newIntent, runIdempotent,
 } from '../../service/idempotency.js';
 import type { LedgerService } from '../../service/ledger-service.js';
 import { actorOf } from './auth.js';
@@ -14,6 +14,10 @@ import { actorOf } from './auth.js';
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency: IdempotencyIntent | undefined;
+  }
+  interface FastifyContextConfig {
+    /** The route answers a batch of entries: an Idempotency-Key keeps their ids, not the answer (service/idempotency.ts). */
+    keepsEntryIds?: boolean;
   }
 }
 
@@ -32,17 +36,19 @@ export function registerIdempotency(app: FastifyInstance, service: LedgerService
     const requestHash = createHash('sha256')
       .update(`${request.method} ${request.url}\n${JSON.stringify(withoutSecrets(request.body ?? null))}`).digest('hex');
     const statusCode = successStatus(request);
+    const keepsEntryIds = request.routeOptions.config.keepsEntryIds === true;
     let intent: IdempotencyIntent;
     try {
-      intent = newIntent(actorOf(request).user_id, key, requestHash,
-        (result) => ({ statusCode, body: storedAnswer(JSON.stringify({ data: result })) }));
+      intent = newIntent(actorOf(request).user_id, key, requestHash, (result) => ({
+        statusCode, body: keepsEntryIds ? keepEntryIds(result as { id: string }[]) : storedAnswer(JSON.stringify({ data: result })),
+      }));
     } catch (error) {
       done(error as Error);
       return;
     }
     checkIdempotent(service.ctx, intent).then((start) => {
       if (start.kind === 'replay') {
-        sendReplay(reply, start.statusCode, start.body);
+        sendReplay(service, reply, start.statusCode, start.body).catch((error: Error) => done(error));
         return;
       }
       request.idempotency = intent;
@@ -53,20 +59,31 @@ export function registerIdempotency(app: FastifyInstance, service: LedgerService
   app.addHook('onSend', async (request, reply, payload) => {
     const intent = request.idempotency;
     if (intent === undefined || reply.getHeader('idempotent-replayed')) return payload;
-    await finishIdempotent(service.ctx, intent, reply.statusCode, storedAnswer(String(payload)));
+    const sent = String(payload);
+    const kept = intent.kept === undefined ? undefined : keptEntryIds(intent.kept.body);
+    const answer = kept === undefined ? storedAnswer(sent)
+      : keepEntryIds(kept.entry_ids.map((id) => ({ id })), createHash('sha256').update(sent).digest('hex'));
+    await finishIdempotent(service.ctx, intent, reply.statusCode, answer);
     return payload;
   });
 }
 
 /** Another request with the key committed while this one ran: its answer is this one's. */
-export function replayIfIdempotent(error: unknown, reply: FastifyReply): boolean {
+export async function replayIfIdempotent(service: LedgerService, error: unknown, reply: FastifyReply): Promise<boolean> {
   if (!(error instanceof IdempotentReplay)) return false;
-  sendReplay(reply, error.statusCode, error.body);
+  await sendReplay(service, reply, error.statusCode, error.body);
   return true;
 }
 
-function sendReplay(reply: FastifyReply, statusCode: number, body: string): void {
-  void reply.code(statusCode).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(body);
+/** Sends the kept answer; a batch's kept ids are read back into its entries first. */
+async function sendReplay(service: LedgerService, reply: FastifyReply, statusCode: number, body: string): Promise<void> {
+  const kept = keptEntryIds(body);
+  reply.code(statusCode).header('idempotent-replayed', 'true');
+  if (kept !== undefined) {
+    await reply.send({ data: await service.getJournalEntries(kept.entry_ids) });
+    return;
+  }
+  await reply.type('application/json; charset=utf-8').send(body);
 }
 
 /** The status of the route's success: 201 where its schema declares one (a creation), else 200. */

@@ -27,7 +27,7 @@ export function pathOf(url: string): string {
 }
 
 function policyFor(path: string): string {
-  if (path === '/api/v1' || path.startsWith('/api/v1/') || path.startsWith('/auth/') || path === '/health') return API_POLICY;
+  if (path === '/api/v1' || path.startsWith('/api/v1/') || path.startsWith('/auth/') || path === '/health' || path === '/mcp') return API_POLICY;
   if (path === '/docs' || path.startsWith('/docs/')) return DOCS_POLICY;
   return UI_POLICY;
 }

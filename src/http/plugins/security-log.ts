@@ -40,9 +40,19 @@ export function registerSecurityLog(app: FastifyInstance): void {
     const found = eventOf(request, reply);
     if (found === undefined) return;
     const params = request.params as { id?: string } | undefined;
-    request.log[found.level]({
-      security_event: found.event, status: reply.statusCode, method: request.method, route: request.routeOptions.url,
-      client: request.ip, actor_id: request.actor?.user_id ?? null, target_id: params?.id ?? null,
-    }, `security: ${found.event}`);
+    logSecurityEvent(request, found, reply.statusCode, params?.id ?? null);
   });
+}
+
+/** An MCP tool call refused for lack of permission: the same event as a 403 of /api/v1, naming the tool. */
+export function logForbidden(request: FastifyRequest, tool: string): void {
+  logSecurityEvent(request, { event: 'access.forbidden', level: 'warn' }, 403, null, { tool });
+}
+
+function logSecurityEvent(request: FastifyRequest, found: { event: string; level: Level }, status: number, targetId: string | null,
+  extra: Record<string, string> = {}): void {
+  request.log[found.level]({
+    security_event: found.event, status, method: request.method, route: request.routeOptions.url,
+    client: request.ip, actor_id: request.actor?.user_id ?? null, target_id: targetId, ...extra,
+  }, `security: ${found.event}`);
 }

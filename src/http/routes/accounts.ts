@@ -45,5 +45,5 @@ export const accountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     schema: { tags, summary: "The account's lines, oldest first, with entry date and description", params: IdParams,
       querystring: Type.Object(PageQuery, { additionalProperties: false }),
       response: { 200: pageOf(AccountTransaction), ...errorResponses } },
-  }, async (request) => service.listAccountTransactions(request.params.id, request.query));
+  }, async (request) => service.expensiveRead(actorOf(request), () => service.listAccountTransactions(request.params.id, request.query)));
 };

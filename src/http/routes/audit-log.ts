@@ -12,5 +12,5 @@ export const auditLogRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     config: { permission: 'admin' },
     schema: { tags, summary: 'The audit log, newest first (admins only); filters by actor, action, target and date',
       querystring: AuditLogQuery, response: { 200: pageOf(AuditRecord), ...errorResponses } },
-  }, async (request) => service.listAuditLog(actorOf(request), request.query));
+  }, async (request) => service.expensiveRead(actorOf(request), () => service.listAuditLog(actorOf(request), request.query)));
 };

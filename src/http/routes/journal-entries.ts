@@ -26,7 +26,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<JournalEntryRouteOpti
   });
 
   app.post('/journal-entries/batch', {
-    config: { permission: 'journals:create', confirmsCredential: true },
+    config: { permission: 'journals:create', confirmsCredential: true, keepsEntryIds: true },
     // A full batch is far larger than one entry: this route has a body limit of its own.
     bodyLimit: batchBodyLimitBytes,
     schema: { tags, summary: 'Post 1 to 10,000 entries in one transaction, all or none; dry_run=true commits nothing',
@@ -43,7 +43,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<JournalEntryRouteOpti
   app.get('/journal-entries', {
     schema: { tags, summary: 'List entries (ordered by entry_date, then posting order)', querystring: EntryListQuery,
       response: { 200: pageOf(Entry), ...errorResponses } },
-  }, async (request) => service.listJournalEntries(request.query));
+  }, async (request) => service.expensiveRead(actorOf(request), () => service.listJournalEntries(request.query)));
 
   app.get('/journal-entries/:id', {
     schema: { tags, summary: 'Get an entry with its lines', params: IdParams, response: { 200: envelope(Entry), ...errorResponses } },

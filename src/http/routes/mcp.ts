@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpServer } from '../../mcp/create-mcp-server.js';
 import type { LedgerService } from '../../service/ledger-service.js';
 import { authenticate } from '../plugins/auth.js';
+import { logForbidden } from '../plugins/security-log.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -40,12 +41,23 @@ export async function mcpRoutes(app: FastifyInstance, { service, bodyLimitBytes,
 
 async function handle(service: LedgerService, version: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const actor = request.actor!;
+  // JSON-RPC batches left the protocol (2025-06-18); one body of a hundred report calls held the
+  // server for a minute and more. A body is one message.
+  if (Array.isArray(request.body)) {
+    return reply.code(400).send({ jsonrpc: '2.0', id: null, error: { code: -32600,
+      message: 'Batches are not supported: send one JSON-RPC message per request' } });
+  }
   const server = createMcpServer({ service, authenticate: async () => actor }, {
     version,
     onUnexpectedError: (error, tool) => request.log.error({ err: error, reqId: request.id, tool }, 'unhandled error in an MCP tool'),
+    onForbidden: (_error, tool) => logForbidden(request, tool),
   });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  reply.raw.setHeader('x-request-id', request.id);
+  // The transport writes the answer itself: the headers every answer carries (security headers,
+  // no-store, the request id) go onto the raw response before Fastify lets go of it.
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value);
+  }
   reply.raw.on('close', () => {
     void transport.close();
     void server.close();

@@ -5,7 +5,8 @@
  * whose hash is cheaper than the current cost stores a new hash (`needsRehash`).
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { LedgerError, validationError } from '../../domain/errors.js';
+import { validationError } from '../../domain/errors.js';
+import { Slots } from '../slots.js';
 import { isCommonPassword } from './common-passwords.js';
 
 /** OWASP's Password Storage Cheat Sheet minimum for scrypt: N=2^17, r=8, p=1 (128 MiB per hash). */
@@ -25,35 +26,7 @@ const MAX_PASSWORD_LENGTH = 1024;
 export const CONCURRENT_HASHES = 2;
 export const MAX_WAITING_HASHES = 64;
 
-class HashSlots {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly slots: number, private readonly maxWaiting: number) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.slots) {
-      if (this.waiting.length >= this.maxWaiting) {
-        throw new LedgerError('RATE_LIMITED', 'The server is busy checking passwords; try again in 1 second', {
-          suggestion: 'Wait 1 second before trying again', retryAfterSeconds: 1,
-        });
-      }
-      // A finishing hash hands its slot over directly, so `running` stays counted.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.running += 1;
-    }
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
-  }
-}
-
-const hashSlots = new HashSlots(CONCURRENT_HASHES, MAX_WAITING_HASHES);
+const hashSlots = new Slots(CONCURRENT_HASHES, MAX_WAITING_HASHES, 'The server is busy checking passwords; try again in 1 second');
 
 function derive(password: string, salt: Buffer, cost: number, blockSize: number, parallelism: number): Promise<Buffer> {
   return hashSlots.run(() => deriveNow(password, salt, cost, blockSize, parallelism));

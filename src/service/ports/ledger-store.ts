@@ -183,6 +183,8 @@ export interface LedgerReads {
   listPeriods(page: PageRequest): Promise<StorePage<Period>>;
 
   getEntry(id: string): Promise<JournalEntryView | undefined>;
+  /** Several entries with their lines, in the order of `ids`; an unknown id is left out. */
+  getEntries(ids: readonly string[]): Promise<JournalEntryView[]>;
   /** Entries by entry_date then posting order (or the reverse), keyset-paged on [entry_date, seq]. */
   listEntries(filter: EntryFilter, order: SortOrder, page: PageRequest): Promise<StorePage<JournalEntryView>>;
   /** Sum of all debits ever posted in the currency (bounds every report total). */

@@ -205,6 +205,12 @@ export function ledgerReads(q: PgQueries) {
       return row && (await withLines(q, [row]))[0];
     },
 
+    async getEntries(ids) {
+      const rows = await q.all<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} WHERE e.id = ANY($1::text[])`, [...ids]);
+      const found = new Map((await withLines(q, rows)).map((entry) => [entry.id, entry]));
+      return ids.flatMap((id) => found.get(id) ?? []);
+    },
+
     async listEntries(filter, order, request) {
       const where: string[] = [];
       const params: Param[] = [];

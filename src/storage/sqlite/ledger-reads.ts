@@ -119,8 +119,11 @@ export function ledgerReads(q: SqliteQueries) {
       const [scopeColumn, scopeId] = 'account_id' in scope ? ['l.account_id', scope.account_id] : ['l.parent_account_id', scope.parent_id];
       const where = [`${scopeColumn} = ?`];
       const params: Param[] = [scopeId];
-      if (range.start_date !== undefined) { where.push('l.entry_date >= ?'); params.push(range.start_date); }
-      if (range.end_date !== undefined) { where.push('l.entry_date <= ?'); params.push(range.end_date); }
+      const after = request.after === undefined ? undefined : String(request.after[0]);
+      // The cursor's bound replaces the range's bound on its side where it is as tight (cursorBoundsScan).
+      const cursorBounds = after !== undefined && cursorBoundsScan(after, order === 'asc' ? range.start_date : range.end_date, order);
+      if (range.start_date !== undefined && !(cursorBounds && order === 'asc')) { where.push('l.entry_date >= ?'); params.push(range.start_date); }
+      if (range.end_date !== undefined && !(cursorBounds && order === 'desc')) { where.push('l.entry_date <= ?'); params.push(range.end_date); }
       if (request.after !== undefined) {
         where.push(`(l.entry_date, l.seq) ${order === 'asc' ? '>' : '<'} (?, ?)`);
         params.push(String(request.after[0]), Number(request.after[1]));
@@ -138,11 +141,13 @@ export function ledgerReads(q: SqliteQueries) {
 
     async listSideAmounts(accountId, side, throughDate, request) {
       const amount = side === 'debit' ? 'l.debit_amount' : 'l.credit_amount';
-      const params: Param[] = [accountId, throughDate];
-      let after = '';
-      if (request.after !== undefined) {
-        after = ' AND (l.entry_date, l.seq) < (?, ?)';
+      const params: Param[] = [accountId];
+      let bound = ' AND l.entry_date <= ?';
+      if (request.after !== undefined && cursorBoundsScan(String(request.after[0]), throughDate, 'desc')) {
+        bound = ' AND (l.entry_date, l.seq) < (?, ?)';
         params.push(String(request.after[0]), Number(request.after[1]));
+      } else {
+        params.push(throughDate);
       }
       // The account's index range read backwards from the date; a reversed entry and its reversal
       // are found by their unique ids (both indexed), so skipping them costs two lookups a line.
@@ -150,7 +155,7 @@ export function ledgerReads(q: SqliteQueries) {
         `SELECT l.entry_date, l.seq, ${amount} AS amount
          FROM journal_lines l
          JOIN journal_entries e ON e.seq = l.entry_seq
-         WHERE l.account_id = ? AND l.entry_date <= ?${after} AND ${amount} <> '0'
+         WHERE l.account_id = ?${bound} AND ${amount} <> '0'
            AND NOT EXISTS (SELECT 1 FROM journal_entries original WHERE original.id = e.reverses_id AND original.entry_date <= ?)
            AND NOT EXISTS (SELECT 1 FROM journal_entries reversal WHERE reversal.reverses_id = e.id AND reversal.entry_date <= ?)
          ORDER BY l.entry_date DESC, l.seq DESC LIMIT ?`, ...params, throughDate, throughDate, request.limit + 1);
@@ -183,6 +188,17 @@ export function ledgerReads(q: SqliteQueries) {
       return row && withLines(q, [row])[0];
     },
 
+    async getEntries(ids) {
+      const found = new Map<string, JournalEntryView>();
+      // In chunks under SQLite's limit of bound parameters.
+      for (let start = 0; start < ids.length; start += 500) {
+        const chunk = ids.slice(start, start + 500);
+        const rows = q.all<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} WHERE e.id IN (${placeholders(chunk.length)})`, ...chunk);
+        for (const entry of withLines(q, rows)) found.set(entry.id, entry);
+      }
+      return ids.flatMap((id) => found.get(id) ?? []);
+    },
+
     async listEntries(filter, order, request) {
       const where: string[] = [];
       const params: Param[] = [];
@@ -191,8 +207,10 @@ export function ledgerReads(q: SqliteQueries) {
         params.push(String(request.after[0]), Number(request.after[1]));
       }
       if (filter.period_id !== undefined) { where.push('e.period_id = ?'); params.push(filter.period_id); }
-      if (filter.start_date !== undefined) { where.push('e.entry_date >= ?'); params.push(filter.start_date); }
-      if (filter.end_date !== undefined) { where.push('e.entry_date <= ?'); params.push(filter.end_date); }
+      const after = request.after === undefined ? undefined : String(request.after[0]);
+      const cursorBounds = after !== undefined && cursorBoundsScan(after, order === 'asc' ? filter.start_date : filter.end_date, order);
+      if (filter.start_date !== undefined && !(cursorBounds && order === 'asc')) { where.push('e.entry_date >= ?'); params.push(filter.start_date); }
+      if (filter.end_date !== undefined && !(cursorBounds && order === 'desc')) { where.push('e.entry_date <= ?'); params.push(filter.end_date); }
       if (filter.lines !== undefined) {
         const [column, id] = 'account_id' in filter.lines ? ['account_id', filter.lines.account_id] : ['parent_account_id', filter.lines.parent_id];
         where.push(`e.seq IN (SELECT l.entry_seq FROM journal_lines l WHERE l.${column} = ?)`);
@@ -251,4 +269,15 @@ export function ledgerReads(q: SqliteQueries) {
       return q.get<{ count: number }>('SELECT COUNT(*) AS count FROM journal_entries')!.count;
     },
   } satisfies Partial<LedgerReads>;
+}
+
+/**
+ * Whether a page's cursor (the date of the last row seen) bounds the index scan on the side the
+ * page reads towards, so the range's own bound on that side can be left out: it is implied. With
+ * both in the query SQLite starts its scan at the range's bound and filters every row before the
+ * cursor, so reading page k cost k pages (a sub-ledger of 30,000 open items took 0.8 s to age).
+ */
+function cursorBoundsScan(afterDate: string, rangeBound: string | undefined, order: 'asc' | 'desc'): boolean {
+  if (rangeBound === undefined) return true;
+  return order === 'desc' ? afterDate <= rangeBound : afterDate >= rangeBound;
 }

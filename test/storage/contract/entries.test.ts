@@ -1,5 +1,5 @@
 /**
- * Storage contract: journal entries as posted and read back (getEntry, listEntries with its
+ * Storage contract: journal entries as posted and read back (getEntry, getEntries, listEntries with its
  * filters, listAccountLines, listSideAmounts, listEntriesInPostingOrder, countEntries), reversals, and that a posted
  * entry reads back exactly as it was inserted. The port has no method that changes or deletes a
  * posted entry; these tests pin what every reader sees instead.
@@ -72,6 +72,16 @@ describe('storage contract: journal entries', () => {
       expect(await context.store.getEntry(entry.id)).toEqual(view(entry));
       expect((await context.store.getEntry(entry.id))!.lines.map((line) => line.id)).toEqual(['line-z', 'line-m', 'line-c', 'line-a']);
       expect(await context.store.getEntry('entry-unknown')).toBeUndefined();
+    });
+
+    it('reads several entries at once in the order asked, leaving out unknown ids', async () => {
+      const entries = await post(sale('2026-01-05', 100), sale('2026-02-05', 200), sale('2026-03-05', 300));
+      const asked = [entries[2]!.id, 'entry-unknown', entries[0]!.id, entries[1]!.id];
+      expect(await context.store.getEntries(asked)).toEqual([view(entries[2]!), view(entries[0]!), view(entries[1]!)]);
+      expect(await context.store.getEntries([])).toEqual([]);
+      // More ids than one statement binds on SQLite.
+      const many = await post(...Array.from({ length: 700 }, (_, index) => sale('2026-01-10', index + 1)));
+      expect(ids(await context.store.getEntries(ids(many).reverse()))).toEqual(ids(many).reverse());
     });
 
     it('returns absent reference, metadata, creator and line descriptions as null', async () => {

@@ -349,7 +349,7 @@ describe('storage contract: the store', () => {
     write: true, read: true, ping: true, close: true,
     getCurrency: true, listCurrencies: true, getAccount: true, getAccounts: true, listAccounts: true, listSubAccounts: true,
     allAccounts: true, accountTotals: true, closingTotals: true, listAccountLines: true, listSideAmounts: true, getPeriod: true,
-    findPeriodContaining: true, findOverlappingPeriods: true, listPeriods: true, getEntry: true, listEntries: true,
+    findPeriodContaining: true, findOverlappingPeriods: true, listPeriods: true, getEntry: true, getEntries: true, listEntries: true,
     currencyDebitTotal: true, allCurrencyDebitTotals: true, currencyChainHeads: true, getSetting: true, getUser: true, getUserWithSession: true, findUserByEmail: true,
     findUserByApiKeyHash: true, credentialsVersion: true, listUsers: true, countUsers: true, countActiveAdmins: true, findRefreshToken: true,
     recentLoginFailures: true, getIdempotencyRecord: true, listEntriesInPostingOrder: true, countEntries: true,
