@@ -21,12 +21,13 @@ export async function startServer(options: ServerOptions): Promise<void> {
   }
   const trustProxy = parseTrustProxy(process.env.LEDGER_TRUST_PROXY);
   const service = await openLedger(options.database);
-  const bodyLimitBytes = process.env.LEDGER_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BODY_LIMIT_BYTES) : undefined;
-  const batchBodyLimitBytes = process.env.LEDGER_BATCH_BODY_LIMIT_BYTES ? Number(process.env.LEDGER_BATCH_BODY_LIMIT_BYTES) : undefined;
+  const bodyLimitBytes = positiveIntegerSetting('LEDGER_BODY_LIMIT_BYTES');
+  const batchBodyLimitBytes = positiveIntegerSetting('LEDGER_BATCH_BODY_LIMIT_BYTES');
   const webRoot = process.env.LEDGER_WEB_ROOT ?? builtWebRoot();
   const corsOrigins = parseCorsOrigins(process.env.LEDGER_CORS_ORIGINS);
+  const requestTimeoutMs = positiveIntegerSetting('LEDGER_REQUEST_TIMEOUT_MS');
   const app = await buildApp({ service, bodyLimitBytes, batchBodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot, corsOrigins,
-    trustProxy, version: packageVersion() });
+    trustProxy, requestTimeoutMs, version: packageVersion() });
   const address = await app.listen({ port: options.port, host: options.host });
   process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);
   let stopping = false;
@@ -39,6 +40,14 @@ export async function startServer(options: ServerOptions): Promise<void> {
   };
   process.on('SIGINT', (signal) => void stop(signal));
   process.on('SIGTERM', (signal) => void stop(signal));
+}
+
+/** A size or time from the environment: a positive integer, or unset; anything else stops the start. */
+function positiveIntegerSetting(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined || text === '') return undefined;
+  if (!/^[1-9][0-9]*$/.test(text)) throw new Error(`${name} must be a positive integer, not ${JSON.stringify(text)}`);
+  return Number(text);
 }
 
 /** How long requests in flight may take to finish once the server is stopping. */

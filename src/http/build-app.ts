@@ -3,6 +3,7 @@
  * (cli serve) and the tests decide where it runs.
  */
 import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -52,6 +53,11 @@ export interface AppOptions {
    * true, a hop count, or addresses and CIDRs); none by default (LEDGER_TRUST_PROXY).
    */
   trustProxy?: TrustProxy;
+  /**
+   * How long a request may take to arrive whole, headers and body (LEDGER_REQUEST_TIMEOUT_MS,
+   * 30 s by default): a client that stops sending mid-body is cut off then, on every route.
+   */
+  requestTimeoutMs?: number;
   /** Where the server's log lines go (standard output by default); the tests read them. */
   logStream?: { write(line: string): void };
 }
@@ -61,6 +67,7 @@ export type TrustProxy = boolean | number | string | string[];
 export const API_PREFIX = '/api/v1';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** 10,000 entries (the most one batch takes) of a few lines each fit with room to spare. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /**
@@ -79,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const batchBodyLimitBytes = Math.max(options.batchBodyLimitBytes ?? DEFAULT_BATCH_BODY_LIMIT_BYTES, bodyLimitBytes);
   const app = Fastify({
+    serverFactory: (handler) => createHttpServer(handler, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     logger: { level: options.logLevel ?? 'warn', ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
     trustProxy: trustProxyOption(options.trustProxy),
     bodyLimit: bodyLimitBytes,
@@ -193,6 +201,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/**
+ * Node checks the time a request takes to arrive only every `connectionsCheckingInterval` (30 s by
+ * default), so a stalled body could live twice the timeout: it is checked every second instead.
+ * The headers get the same bound (Node's own default of 60 s is longer than the whole request's).
+ */
+function createHttpServer(handler: (request: IncomingMessage, response: ServerResponse) => void, requestTimeoutMs: number): Server {
+  return createServer({
+    requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(requestTimeoutMs / 2))),
+  }, handler);
 }
 
 /** Requests with a body over the default limit read at once in a process; a few more wait, the rest get 429. */

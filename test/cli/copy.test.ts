@@ -4,7 +4,7 @@
  * accounts is copied, and then every report, balance, list and credential is the same on both
  * sides, as the CLI prints them under --json.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -289,6 +289,16 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
     expect(ledger(['init'], { db: empty }).status).toBe(0);
     expect(ledger(['init'], { db: to }).status).toBe(0);
     expect(ledgerJson(['copy', '--from', empty, '--to', to]).data).toMatchObject({ currencies: 0, entries: 0, users: 0, settings: 0 });
+  });
+
+  it('makes an existing empty --to file readable by its owner only, like every database file', () => {
+    const to = newDbPath();
+    writeFileSync(to, '', { mode: 0o644 });
+    chmodSync(to, 0o644);
+    expect(ledgerJson(['copy', '--from', source, '--to', to]).data.entries).toBeGreaterThan(0);
+    for (const file of [to, `${to}-wal`, `${to}-shm`].filter((path) => existsSync(path))) {
+      expect((statSync(file).mode & 0o777).toString(8), file).toBe('600');
+    }
   });
 
   it('needs both --from and --to (usage error, exit 2)', () => {

@@ -5,7 +5,7 @@
  * bean-check must be installed: without them these tests fail, they do not skip.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -207,5 +207,37 @@ describe('ledger export --format csv', () => {
     const run = ledger(['export', '--format', 'xlsx'], { db });
     expect(run.status).toBe(2);
     expect(run.stderr.split('\n')[0]).toBe("error: option '--format <format>' argument 'xlsx' is invalid. Allowed choices are hledger, beancount, csv.");
+  });
+});
+
+describe('ledger export --out', () => {
+  const out = (name: string) => join(folder.dir, name);
+
+  it('creates the file readable by its owner only', () => {
+    const file = out('private.journal');
+    expect(ledger(['export', '--format', 'hledger', '--out', file], { db }).status).toBe(0);
+    expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('refuses an existing file without --force (exit 1, the file untouched) and replaces it with --force', () => {
+    const file = out('existing.csv');
+    writeFileSync(file, 'keep me\n');
+    const refused = ledger(['--json', 'export', '--format', 'csv', '--out', file], { db });
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: '--out', suggestion: expect.stringContaining('--force') });
+    expect(readFileSync(file, 'utf8')).toBe('keep me\n');
+    expect(ledger(['export', '--format', 'csv', '--out', file, '--force'], { db }).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^entry_id,entry_date,/);
+  });
+
+  it.each([[[]], [['--force']]])('never writes through a symbolic link (options %j)', (extra) => {
+    const victim = out(`victim-${extra.length}.txt`);
+    const link = out(`link-${extra.length}.csv`);
+    writeFileSync(victim, 'precious\n');
+    symlinkSync(victim, link);
+    const run = ledger(['--json', 'export', '--format', 'csv', '--out', link, ...extra], { db });
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: '--out' });
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
   });
 });

@@ -1,6 +1,6 @@
 /** `ledger export --format hledger|beancount|csv [--start D] [--end D] [--out FILE]`: the ledger, for audits and migrations. */
 import { once } from 'node:events';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { parseDate } from '../../domain/dates.js';
 import { validationError } from '../../domain/errors.js';
@@ -13,17 +13,32 @@ interface Writer {
   close(): void;
 }
 
-/** A file that cannot be written (no such folder, a folder, no permission) is the caller's mistake: exit 1. */
-function fileWriter(path: string): Writer {
+/**
+ * The --out file is created new (O_EXCL), readable by its owner only like the database it comes
+ * from; an existing file is replaced only with --force, and never through a symbolic link
+ * (O_NOFOLLOW), so an export cannot be steered onto another file. A file that cannot be written
+ * (no such folder, a folder, no permission) is the caller's mistake: exit 1.
+ */
+function fileWriter(path: string, force: boolean): Writer {
   let fd: number;
   try {
-    fd = openSync(path, 'w');
+    const replace = force ? constants.O_TRUNC : constants.O_EXCL;
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | replace, EXPORT_FILE_MODE);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    if (reason === 'EEXIST') {
+      throw validationError(`--out ${path} already exists`, '--out', 'Name a new file, or pass --force to replace it');
+    }
+    if (reason === 'ELOOP') {
+      throw validationError(`--out ${path} is a symbolic link; the export is never written through one`, '--out',
+        'Name the file itself, not a link to it');
+    }
     throw validationError(`cannot write --out ${path} (${reason})`, '--out', 'Name a file in an existing folder that you may write to');
   }
   return { write: async (text) => { writeSync(fd, text); }, close: () => closeSync(fd) };
 }
+
+const EXPORT_FILE_MODE = 0o600;
 
 /**
  * Standard output goes through process.stdout, never writeSync(1): libuv makes a pipe's descriptor
@@ -45,9 +60,10 @@ export function registerExportCommand(program: Command): void {
     .addOption(new Option('--format <format>', 'output format').choices(['hledger', 'beancount', 'csv']).makeOptionMandatory())
     .option('--start <date>', 'only entries dated on or after this day')
     .option('--end <date>', 'only entries dated on or before this day')
-    .option('--out <file>', 'write to this file instead of standard output')
+    .option('--out <file>', 'write to this new file instead of standard output')
+    .option('--force', 'replace --out when it exists (never through a symbolic link)')
     .addHelpText('after', '\nExamples:\n  $ ledger export --format hledger --out books.journal && hledger -f books.journal bal\n  $ ledger export --format beancount --out books.beancount && bean-check books.beancount')
-    .action(withService(async (service, { json }, options: { format: ExportFormatName; start?: string; end?: string; out?: string }) => {
+    .action(withService(async (service, { json }, options: { format: ExportFormatName; start?: string; end?: string; out?: string; force?: boolean }) => {
       // Checked before the file is opened, so that a mistake leaves no empty file behind.
       if (options.start !== undefined) parseDate(options.start, '--start');
       if (options.end !== undefined) parseDate(options.end, '--end');
@@ -60,7 +76,7 @@ export function registerExportCommand(program: Command): void {
         if (!currencies.has(account.currency_id)) currencies.set(account.currency_id, await service.ctx.currency(account.currency_id));
       }
       const context = { accounts, currencies, companyName: (await service.getSettings()).company_name };
-      const out = options.out === undefined ? stdoutWriter() : fileWriter(options.out);
+      const out = options.out === undefined ? stdoutWriter() : fileWriter(options.out, options.force === true);
       let count = 0;
       try {
         await out.write(format.header(context));

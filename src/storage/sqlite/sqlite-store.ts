@@ -12,7 +12,7 @@
  * or another, runs alone: the rules that read-then-write need no further locking here.
  */
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { LedgerError } from '../../domain/errors.js';
 import type { Period } from '../../domain/types.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
@@ -59,6 +59,14 @@ export function createPrivateFile(path: string): void {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'EPERM') throw error;
     }
+  }
+}
+
+function isEmptyFile(path: string): boolean {
+  try {
+    return statSync(path).size === 0;
+  } catch {
+    return false;
   }
 }
 
@@ -184,6 +192,9 @@ interface SnapshotReader {
 
 export function openSqliteStore(options: SqliteStoreOptions): LedgerStore {
   const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
+  // An existing empty file (made by `touch`, or given to `ledger copy --to`) is about to hold a
+  // ledger: it gets the mode of every database file before anything is written into it.
+  if (options.path !== ':memory:' && isEmptyFile(options.path)) createPrivateFile(options.path);
   const writer = new Database(options.path, { fileMustExist: true });
   configure(writer, options.synchronous ?? 'FULL', busyTimeoutMs);
   migrate(writer);
