@@ -1,6 +1,7 @@
 /** `ledger serve`: the HTTP server's composition root. */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/build-app.js';
+import { hostPolicyFor, parseAllowedHosts } from '../http/plugins/host-check.js';
 import { parseCorsOrigins } from '../http/plugins/security-headers.js';
 import { describeDatabaseLocation, parseDatabaseLocation } from './database-location.js';
 import { initLedger, ledgerExists, openLedger } from './open-ledger.js';
@@ -26,8 +27,9 @@ export async function startServer(options: ServerOptions): Promise<void> {
   const webRoot = process.env.LEDGER_WEB_ROOT ?? builtWebRoot();
   const corsOrigins = parseCorsOrigins(process.env.LEDGER_CORS_ORIGINS);
   const requestTimeoutMs = positiveIntegerSetting('LEDGER_REQUEST_TIMEOUT_MS');
+  const hostPolicy = hostPolicyFor(options.host, parseAllowedHosts(process.env.LEDGER_ALLOWED_HOSTS));
   const app = await buildApp({ service, bodyLimitBytes, batchBodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot, corsOrigins,
-    trustProxy, requestTimeoutMs, version: packageVersion() });
+    trustProxy, requestTimeoutMs, hostPolicy, version: packageVersion() });
   const address = await app.listen({ port: options.port, host: options.host });
   process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);
   let stopping = false;

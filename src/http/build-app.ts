@@ -19,6 +19,7 @@ import type { LedgerService } from '../service/ledger-service.js';
 import { Slots } from '../service/slots.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
+import { type HostPolicy, registerHostCheck } from './plugins/host-check.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { clientErrorHandler, frameworkErrorHandler, needsAuthentication } from './plugins/malformed-requests.js';
 import { pathOf, registerSecurityHeaders } from './plugins/security-headers.js';
@@ -58,6 +59,8 @@ export interface AppOptions {
    * 30 s by default): a client that stops sending mid-body is cut off then, on every route.
    */
   requestTimeoutMs?: number;
+  /** The Host names answered (plugins/host-check.ts); any when undefined. */
+  hostPolicy?: HostPolicy | undefined;
   /** Where the server's log lines go (standard output by default); the tests read them. */
   logStream?: { write(line: string): void };
 }
@@ -104,6 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerSecurityHeaders(app, options.corsOrigins ?? []);
+  if (options.hostPolicy !== undefined) registerHostCheck(app, options.hostPolicy);
   registerSecurityLog(app);
   // Unknown /api/v1 paths answer only authenticated callers, and authentication comes before the
   // body is read (docs/errors.md), so a stranger learns nothing from a 413 or a 400 either.
@@ -114,7 +118,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Only JSON bodies are accepted; any other content type is a 415. An empty JSON body counts as
   // no body, so POSTs whose fields are all optional (a reversal) work with or without one.
   app.removeContentTypeParser(['text/plain']);
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Keys named __proto__ or constructor are parsed as plain keys and then refused by name (well-formed-text.ts).
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
   // Bytes that are not UTF-8 are refused, not replaced with U+FFFD: what is stored is what was sent.
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {

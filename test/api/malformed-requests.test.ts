@@ -50,6 +50,22 @@ describe('malformed requests', () => {
     }
   });
 
+  it.each([
+    ['__proto__ at the top', '{"__proto__": {"admin": true}, "code": "XAU"}', '__proto__'],
+    ['constructor.prototype', '{"constructor": {"prototype": {"admin": true}}}', 'constructor'],
+    ['a plain constructor key', '{"code": "XAU", "constructor": 1}', 'constructor'],
+    ['__proto__ deep inside', '{"code": "XAU", "extra": [{"x": {"__proto__": 1}}]}', 'extra[0].x.__proto__'],
+  ])('refuses a body with %s, saying which key, and creates nothing', async (_label, rawBody, field) => {
+    const before = (await api.request('GET', '/api/v1/currencies?limit=200')).body.data.length;
+    for (const path of ['/api/v1/currencies', '/auth/login']) {
+      const answer = await api.request('POST', path, undefined, { rawBody, headers: { 'content-type': 'application/json' } });
+      expectContractError(answer, 400, 'VALIDATION_ERROR');
+      expect(answer.body).toMatchObject({ field, message: expect.stringContaining(field.split('.').pop()!.replace(/\[\d+\]$/, '')) });
+      expect(answer.body.message).not.toContain('not valid JSON');
+    }
+    expect((await api.request('GET', '/api/v1/currencies?limit=200')).body.data).toHaveLength(before);
+  });
+
   it('answers path traversal under /docs/static/ with a 404, never a 500', async () => {
     for (const path of ['/docs/static/../../package.json', '/docs/static/..', '/docs/static/.%2e/', '/docs/static/%00',
       '/docs/static/..%5c..%5cpackage.json', '/docs/static//etc/passwd']) {

@@ -10,11 +10,21 @@ describe('CSV cells', () => {
     ['\t=1', `'\t=1`],
     ['\r=1', `'\r=1`],
     ['-', `'-`],
+    [' =1+1', `' =1+1`],
+    ['  @SUM(A1)', `'  @SUM(A1)`],
+    ['\n=1', `'\n=1`],
+    ['\r\n+1', `'\r\n+1`],
+    ['\u3000=1', `'\u3000=1`],
+    ['\uFF1DHYPERLINK("http://evil.example")', `'\uFF1DHYPERLINK("http://evil.example")`],
+    ['\uFF0B1', `'\uFF0B1`],
+    ['\uFF0D1', `'\uFF0D1`],
+    ['\uFF20SUM(A1)', `'\uFF20SUM(A1)`],
+    [' \uFF1D1', `' \uFF1D1`],
   ])('neutralises text that a spreadsheet would run as a formula: %j', (text, expected) => {
     expect(neutraliseCsvText(text)).toBe(expected);
   });
 
-  it.each(['-0.05', '-5', '250.00', '0', 'Rent', 'a=b', ''])('keeps numbers and ordinary text as they are: %j', (text) => {
+  it.each(['-0.05', '-5', '250.00', '0', 'Rent', 'a=b', '', ' Rent', 'Rent =1', '\uFF21BC'])('keeps numbers and ordinary text as they are: %j', (text) => {
     expect(neutraliseCsvText(text)).toBe(text);
   });
 
