@@ -16,11 +16,11 @@ import { illFormedTextError } from '../schemas/well-formed-text.js';
 import { MAX_JSON_NESTING, nestsDeeperThan } from '../schemas/json-depth.js';
 import { validationError } from '../domain/errors.js';
 import type { LedgerService } from '../service/ledger-service.js';
-import { Slots } from '../service/slots.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { type HostPolicy, registerHostCheck } from './plugins/host-check.js';
 import { registerIdempotency } from './plugins/idempotency.js';
+import { limitLargeBodies } from './plugins/large-bodies.js';
 import { clientErrorHandler, frameworkErrorHandler, needsAuthentication } from './plugins/malformed-requests.js';
 import { pathOf, registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerSecurityLog } from './plugins/security-log.js';
@@ -218,29 +218,6 @@ function createHttpServer(handler: (request: IncomingMessage, response: ServerRe
     requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs,
     connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(requestTimeoutMs / 2))),
   }, handler);
-}
-
-/** Requests with a body over the default limit read at once in a process; a few more wait, the rest get 429. */
-export const LARGE_BODIES_AT_ONCE = 1;
-const LARGE_BODIES_WAITING = 8;
-
-/**
- * A batch of 10,000 entries (up to 32 MiB of JSON) costs the server ten times its size while it is
- * parsed, checked and answered; eight of them at once took a server past 900 MB. The routes that
- * take more than the default body limit (the batch, /mcp) read such a body only in one of a few
- * slots, taken after authentication and before the body is read, and given back when the answer is
- * done or the connection closes. A body within the default limit (a normal MCP call) needs none.
- */
-function limitLargeBodies(app: FastifyInstance, bodyLimitBytes: number): void {
-  const slots = new Slots(LARGE_BODIES_AT_ONCE, LARGE_BODIES_WAITING, 'The server is busy reading other large requests; try again in 1 second');
-  app.addHook('preParsing', async (request, reply, payload) => {
-    if ((request.routeOptions.bodyLimit ?? 0) <= bodyLimitBytes) return payload;
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared <= bodyLimitBytes) return payload;
-    const release = await slots.acquire();
-    reply.raw.once('close', release);
-    return payload;
-  });
 }
 
 /** A hop count trusts that many proxies nearest to the server (Fastify's types take it as a function). */
