@@ -27,9 +27,11 @@ export default defineConfig({
           ...common,
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
-          // The command line on a PostgreSQL URL needs the postgres project's server.
-          exclude: ['test/cli/on-postgres.test.ts'],
+          // The command line on a PostgreSQL URL needs the postgres project's server; the load
+          // tests run alone, after everything else (the load project).
+          exclude: ['test/cli/on-postgres.test.ts', 'test/load/**'],
           env: { LEDGER_TEST_BACKEND: 'sqlite' },
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -47,6 +49,20 @@ export default defineConfig({
           exclude: ['test/storage/group-commit.test.ts'],
           env: { LEDGER_TEST_BACKEND: 'postgres' },
           globalSetup: ['test/postgres-global-setup.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // Latency and memory under load (a real `ledger serve` measured from outside): one file at
+        // a time, once every other test has finished, so that their figures are the server's and
+        // not those of the other test files sharing the machine's two cores.
+        test: {
+          ...common,
+          name: 'load',
+          include: ['test/load/**/*.test.ts'],
+          env: { LEDGER_TEST_BACKEND: 'sqlite' },
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -8,7 +8,7 @@
  */
 
 /** Work a read may do between two turns of the event loop. */
-export const READ_SLICE_MS = 10;
+export const READ_SLICE_MS = 5;
 
 export class TimeSlice {
   private startedMs = performance.now();

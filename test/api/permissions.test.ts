@@ -167,7 +167,8 @@ const WRITE_ROUTES: WriteRoute[] = [
   {
     route: 'PATCH /api/v1/users/{id}', permission: 'users:manage', status: 200,
     prepare: async (world) => {
-      const target = await newServiceAccount(world.api, { 'journals:create': true });
+      // A user manager changes only users whose permissions it holds itself: a read-only one here.
+      const target = await newServiceAccount(world.api, { 'journals:create': false });
       return { method: 'PATCH', path: `${API}/users/${target.id}`, body: { name: 'Renamed', permissions: {}, is_active: false } };
     },
   },

@@ -19,7 +19,7 @@ const DOCUMENTED_COMMANDS = [
   'journal-entries list', 'journal-entries get', 'journal-entries create', 'journal-entries reverse', 'journal-entries import',
   'periods list', 'periods get', 'periods create', 'periods close',
   'reports trial-balance', 'reports balance-sheet', 'reports income-statement', 'reports general-ledger', 'reports aged-balances',
-  'users list', 'users get', 'users create', 'users create-service-account', 'users rotate-key',
+  'users list', 'users get', 'users create', 'users create-service-account', 'users rotate-key', 'users update',
   'settings get', 'settings set company-name', 'settings set retained-earnings-account', 'settings unset company-name',
   'settings unset retained-earnings-account',
   'audit-log',

@@ -1,6 +1,6 @@
 /** `ledger export --format hledger|beancount|csv [--start D] [--end D] [--out FILE]`: the ledger, for audits and migrations. */
 import { once } from 'node:events';
-import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, writeSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { parseDate } from '../../domain/dates.js';
 import { validationError } from '../../domain/errors.js';
@@ -26,19 +26,27 @@ function fileWriter(path: string, force: boolean): Writer {
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | replace, EXPORT_FILE_MODE);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    if (reason === 'EEXIST') {
+    if (reason === 'EEXIST' && !isFolder(path)) {
       throw validationError(`--out ${path} already exists`, '--out', 'Name a new file, or pass --force to replace it');
     }
     if (reason === 'ELOOP') {
       throw validationError(`--out ${path} is a symbolic link; the export is never written through one`, '--out',
         'Name the file itself, not a link to it');
     }
-    throw validationError(`cannot write --out ${path} (${reason})`, '--out', 'Name a file in an existing folder that you may write to');
+    throw validationError(`cannot write --out ${path} (${reason === 'EEXIST' ? 'EISDIR' : reason})`, '--out', 'Name a file in an existing folder that you may write to');
   }
   return { write: async (text) => { writeSync(fd, text); }, close: () => closeSync(fd) };
 }
 
 const EXPORT_FILE_MODE = 0o600;
+
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Standard output goes through process.stdout, never writeSync(1): libuv makes a pipe's descriptor
