@@ -23,6 +23,10 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
+  'AMOUNT_MISMATCH',
+  'BANK_LINE_RESOLVED',
+  'RECONCILED',
+  'RECONCILIATION_DIFFERENCE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

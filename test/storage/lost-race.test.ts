@@ -65,7 +65,8 @@ describe.runIf(testBackend() === 'postgres')('a write that loses a race with ano
     expect(await first.store.countEntries()).toBe(4);
     expect(await first.store.accountTotals({})).toEqual(totalsOf(all));
     expect(await first.store.allCurrencyDebitTotals()).toEqual(new Map([[books.usd.id, 130n], [books.eur.id, 10n]]));
-    // The database broke the deadlock by failing one of them, which the store ran again.
-    expect(attempts.first + attempts.second).toBe(3);
+    // The database broke the deadlock by failing one of them, which the store ran again. On a busy
+    // machine the retry can meet the other writer once more (seen once in a full run: 4 attempts).
+    expect(attempts.first + attempts.second).toBeGreaterThanOrEqual(3);
   });
 });

@@ -4,6 +4,7 @@
  * codes (a unique violation becomes DUPLICATE, and so on). Every adapter passes the one contract
  * suite in test/storage/.
  */
+import type { BankingReads, BankingWrites } from './banking-store.js';
 import type { AuditAction, AuditRecord } from '../../domain/audit.js';
 import type { AmountMinor } from '../../domain/money/amount.js';
 import type {
@@ -151,7 +152,7 @@ export interface RefreshTokenRecord {
   replaced_by: string | null;
 }
 
-export interface LedgerReads {
+export interface LedgerReads extends BankingReads {
   getCurrency(id: string): Promise<Currency | undefined>;
   listCurrencies(page: PageRequest): Promise<StorePage<Currency>>;
 
@@ -243,7 +244,7 @@ export interface NewUserRecord extends User {
   password_hash: string | null;
 }
 
-export interface LedgerWrites {
+export interface LedgerWrites extends BankingWrites {
   insertCurrency(currency: Currency): Promise<void>;
   updateCurrency(id: string, changes: Partial<Pick<Currency, 'name' | 'symbol'>>): Promise<void>;
 

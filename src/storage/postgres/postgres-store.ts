@@ -24,6 +24,7 @@ import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
 import { auditReads, auditWrites } from './audit-log.js';
+import { bankingReads, bankingWrites } from './banking.js';
 import { ledgerReads } from './ledger-reads.js';
 import { postingWrites } from './posting.js';
 import { type PgExecutor, PgQueries } from './queries.js';
@@ -57,15 +58,15 @@ const TYPES = {
 const MIGRATION_LOCK = "hashtext('ledger.migrations')";
 
 function readsOn(q: PgQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
+  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q) };
 }
 
 /** A write transaction's statements as the jobs see them. */
 function txOn(transaction: WriteTransaction, onAuditWritten: () => void): LedgerTx {
   const { q } = transaction;
-  const reads = transaction.reads({ ...ledgerReads(q), ...userReads(q), ...auditReads(q) });
+  const reads = transaction.reads({ ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q) });
   return { ...reads, ...postingWrites(q, transaction), ...userWrites(q, () => transaction.forgetCredentials()),
-    ...auditWrites(q, transaction, onAuditWritten) };
+    ...auditWrites(q, transaction, onAuditWritten), ...bankingWrites(q) };
 }
 
 interface PgError {

@@ -374,4 +374,125 @@ CREATE TRIGGER api_keys_deleted_version AFTER DELETE ON api_keys
 BEGIN UPDATE catalog_versions SET version = version + 1 WHERE name = 'credentials'; END;
 `,
   },
+  {
+    version: 12,
+    name: 'bank statements and reconciliation',
+    sql: `
+-- Reconciliations of a bank or card account against a statement balance (docs/banking.md). Open
+-- while being worked on; once finished, permanent.
+CREATE TABLE reconciliations (
+  id                TEXT PRIMARY KEY,
+  account_id        TEXT NOT NULL REFERENCES accounts(id),
+  statement_date    TEXT NOT NULL,
+  statement_balance TEXT NOT NULL,
+  status            TEXT NOT NULL CHECK (status IN ('open', 'finished')),
+  created_at        TEXT NOT NULL,
+  created_by        TEXT,
+  finished_at       TEXT,
+  finished_by       TEXT
+) STRICT;
+CREATE UNIQUE INDEX reconciliations_one_open ON reconciliations(account_id) WHERE status = 'open';
+CREATE INDEX reconciliations_account ON reconciliations(account_id, statement_date);
+CREATE TRIGGER reconciliations_finished BEFORE UPDATE ON reconciliations WHEN OLD.status = 'finished'
+BEGIN SELECT RAISE(ABORT, 'a finished reconciliation is permanent'); END;
+CREATE TRIGGER reconciliations_no_delete BEFORE DELETE ON reconciliations
+BEGIN SELECT RAISE(ABORT, 'reconciliations are permanent'); END;
+
+-- An imported statement file: immutable, one per file (SHA-256) per account.
+CREATE TABLE bank_statements (
+  id              TEXT PRIMARY KEY,
+  account_id      TEXT NOT NULL REFERENCES accounts(id),
+  format          TEXT NOT NULL CHECK (format IN ('csv', 'ofx', 'camt053')),
+  file_sha256     TEXT NOT NULL,
+  imported_at     TEXT NOT NULL,
+  imported_by     TEXT,
+  start_date      TEXT,
+  end_date        TEXT,
+  opening_balance TEXT,
+  closing_balance TEXT,
+  line_count      INTEGER NOT NULL,
+  new_count       INTEGER NOT NULL,
+  duplicate_count INTEGER NOT NULL,
+  UNIQUE (account_id, file_sha256)
+) STRICT;
+CREATE INDEX bank_statements_order ON bank_statements(imported_at, id);
+CREATE TRIGGER bank_statements_no_update BEFORE UPDATE ON bank_statements
+BEGIN SELECT RAISE(ABORT, 'bank statements are immutable'); END;
+CREATE TRIGGER bank_statements_no_delete BEFORE DELETE ON bank_statements
+BEGIN SELECT RAISE(ABORT, 'bank statements are immutable'); END;
+
+-- A statement's transaction: its facts never change; its status does (unmatched, matched,
+-- excluded) until a finished reconciliation locks it. One line per fingerprint per account, so
+-- overlapping downloads import each transaction once.
+CREATE TABLE bank_lines (
+  seq               INTEGER PRIMARY KEY,
+  id                TEXT NOT NULL UNIQUE,
+  statement_id      TEXT NOT NULL REFERENCES bank_statements(id),
+  account_id        TEXT NOT NULL REFERENCES accounts(id),
+  posted_date       TEXT NOT NULL,
+  amount            TEXT NOT NULL,
+  description       TEXT NOT NULL,
+  external_id       TEXT,
+  fingerprint       TEXT NOT NULL,
+  line_number       INTEGER NOT NULL,
+  status            TEXT NOT NULL CHECK (status IN ('unmatched', 'matched', 'excluded')),
+  excluded_reason   TEXT,
+  reconciliation_id TEXT REFERENCES reconciliations(id),
+  UNIQUE (account_id, fingerprint)
+) STRICT;
+CREATE INDEX bank_lines_account ON bank_lines(account_id, posted_date, seq);
+CREATE INDEX bank_lines_status ON bank_lines(status, posted_date, seq);
+CREATE INDEX bank_lines_statement ON bank_lines(statement_id, posted_date, seq);
+CREATE TRIGGER bank_lines_facts BEFORE UPDATE OF id, statement_id, account_id, posted_date, amount, description, external_id,
+  fingerprint, line_number ON bank_lines
+BEGIN SELECT RAISE(ABORT, 'a bank line''s facts are immutable'); END;
+CREATE TRIGGER bank_lines_locked BEFORE UPDATE ON bank_lines WHEN OLD.reconciliation_id IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'a reconciled bank line is locked'); END;
+CREATE TRIGGER bank_lines_no_delete BEFORE DELETE ON bank_lines
+BEGIN SELECT RAISE(ABORT, 'bank lines are kept'); END;
+
+-- Which journal lines (on the bank account) a matched bank line stands for: each journal line
+-- belongs to at most one bank line.
+CREATE TABLE bank_line_matches (
+  journal_line_id  TEXT PRIMARY KEY REFERENCES journal_lines(id),
+  bank_line_id     TEXT NOT NULL REFERENCES bank_lines(id),
+  journal_entry_id TEXT NOT NULL,
+  position         INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX bank_line_matches_bank_line ON bank_line_matches(bank_line_id, position);
+
+-- Rules that suggest how to post a line; their conditions are JSON (docs/banking.md).
+CREATE TABLE bank_rules (
+  seq                INTEGER PRIMARY KEY,
+  id                 TEXT NOT NULL UNIQUE,
+  name               TEXT NOT NULL,
+  priority           INTEGER NOT NULL,
+  account_id         TEXT REFERENCES accounts(id),
+  match              TEXT NOT NULL,
+  counter_account_id TEXT NOT NULL REFERENCES accounts(id),
+  description        TEXT,
+  created_at         TEXT NOT NULL
+) STRICT;
+
+-- Lines marked cleared in an open reconciliation (an opening balance, say).
+CREATE TABLE reconciliation_marks (
+  reconciliation_id TEXT NOT NULL REFERENCES reconciliations(id),
+  journal_line_id   TEXT NOT NULL REFERENCES journal_lines(id),
+  PRIMARY KEY (reconciliation_id, journal_line_id)
+) STRICT, WITHOUT ROWID;
+
+-- Journal lines a finished reconciliation cleared: reconciled for good, once.
+CREATE TABLE reconciled_lines (
+  journal_line_id   TEXT PRIMARY KEY REFERENCES journal_lines(id),
+  reconciliation_id TEXT NOT NULL REFERENCES reconciliations(id),
+  account_id        TEXT NOT NULL REFERENCES accounts(id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX reconciled_lines_reconciliation ON reconciled_lines(reconciliation_id);
+CREATE INDEX reconciled_lines_account ON reconciled_lines(account_id);
+CREATE TRIGGER reconciled_lines_no_update BEFORE UPDATE ON reconciled_lines
+BEGIN SELECT RAISE(ABORT, 'reconciled lines are permanent'); END;
+CREATE TRIGGER reconciled_lines_no_delete BEFORE DELETE ON reconciled_lines
+BEGIN SELECT RAISE(ABORT, 'reconciled lines are permanent'); END;
+`,
+  },
 ];

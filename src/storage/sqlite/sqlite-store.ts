@@ -20,6 +20,7 @@ import { AccountCache } from '../shared/account-cache.js';
 import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { auditReads, auditWrites } from './audit-log.js';
+import { bankingReads, bankingWrites } from './banking.js';
 import { ledgerReads } from './ledger-reads.js';
 import { flushedReads, PendingWrites } from './pending-writes.js';
 import { postingWrites } from './posting.js';
@@ -107,7 +108,7 @@ function migrate(db: Sqlite): void {
 }
 
 function readsOn(q: SqliteQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q) };
+  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q) };
 }
 
 /**
@@ -148,7 +149,7 @@ function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, 
   const reads = readsOn(q);
   const writes = postingWrites(q, pending);
   return {
-    ...reads, ...flushedReads(reads, pending), ...writes, ...userWrites(q), ...auditWrites(q, onAuditWritten),
+    ...reads, ...flushedReads(reads, pending), ...writes, ...userWrites(q), ...auditWrites(q, onAuditWritten), ...bankingWrites(q),
     getAccounts: (ids) => accounts.getAccounts(ids, reads.getAccounts),
     insertAccount: forgetting(accounts, writes.insertAccount),
     updateAccount: forgetting(accounts, writes.updateAccount),

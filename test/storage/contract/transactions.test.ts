@@ -354,6 +354,11 @@ describe('storage contract: the store', () => {
     findUserByApiKeyHash: true, credentialsVersion: true, listUsers: true, countUsers: true, countActiveAdmins: true, findRefreshToken: true,
     recentLoginFailures: true, getIdempotencyRecord: true, listEntriesInPostingOrder: true, countEntries: true,
     listStoredUsers: true, allApiKeys: true, allSettings: true, listAuditLog: true, listAuditChain: true, countAuditRecords: true,
+    getBankStatement: true, findBankStatementByFile: true, listBankStatements: true, existingFingerprints: true, getBankLine: true,
+    getBankLines: true, listBankLines: true, getBankRule: true, allBankRules: true, countBankRulesUsingAccount: true,
+    listUnmatchedAccountLines: true, accountLinesOfEntries: true, getReconciliation: true, listReconciliations: true,
+    findOpenReconciliation: true, lastFinishedReconciliation: true, unreconciledLines: true, reconciledLinesOf: true,
+    reconciledTotal: true, reconciledLineIds: true,
   };
   const TX_WRITE_METHODS: Record<Exclude<keyof LedgerTx, keyof LedgerStore>, true> = {
     insertCurrency: true, updateCurrency: true, insertAccount: true, updateAccount: true, insertPeriod: true,
@@ -362,7 +367,9 @@ describe('storage contract: the store', () => {
     recordLoginFailure: true, lockLoginKeys: true, forgetLoginFailure: true, clearLoginFailures: true, deleteLoginFailuresBefore: true,
     lockIdempotencyKey: true, reserveIdempotencyKey: true,
     completeIdempotencyKey: true, releaseIdempotencyKey: true, deleteIdempotencyKeysBefore: true, insertAuditRecord: true,
-    sealAuditRecords: true,
+    sealAuditRecords: true, lockBankAccount: true, insertBankStatement: true, matchBankLine: true, excludeBankLine: true,
+    unmatchBankLine: true, insertBankRule: true, updateBankRule: true, deleteBankRule: true, insertReconciliation: true,
+    markReconciliationLines: true, unmarkReconciliationLines: true, finishReconciliation: true,
   };
 
   it('offers every read of the port on the store, inside read() and inside write(), and every write inside write()', async () => {
