@@ -13,6 +13,9 @@ export const AUDIT_ACTIONS = [
   'user.create', 'service_account.create', 'service_account.key_rotate', 'user.update',
   'auth.login', 'auth.login_failed', 'auth.refresh', 'auth.refresh_reused', 'auth.logout', 'auth.logout_all',
   'auth.password_change',
+  'bank_statement.import', 'bank_line.post', 'bank_line.match', 'bank_line.exclude', 'bank_line.unmatch',
+  'bank_rule.create', 'bank_rule.update', 'bank_rule.delete',
+  'reconciliation.create', 'reconciliation.clear', 'reconciliation.unclear', 'reconciliation.finish',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -20,7 +23,8 @@ export function isAuditAction(value: string): value is AuditAction {
   return (AUDIT_ACTIONS as readonly string[]).includes(value);
 }
 
-export const AUDIT_TARGET_TYPES = ['currency', 'account', 'period', 'journal_entry', 'settings', 'user'] as const;
+export const AUDIT_TARGET_TYPES = ['currency', 'account', 'period', 'journal_entry', 'settings', 'user', 'bank_statement', 'bank_line',
+  'bank_rule', 'reconciliation'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** How the actor proved who it is: an API key, or a login session (its refresh-token family). */

@@ -26,6 +26,7 @@ import { pathOf, registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerSecurityLog } from './plugins/security-log.js';
 import { accountRoutes } from './routes/accounts.js';
 import { auditLogRoutes } from './routes/audit-log.js';
+import { bankRoutes } from './routes/bank.js';
 import { authRoutes } from './routes/auth.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { journalEntryRoutes } from './routes/journal-entries.js';
@@ -177,7 +178,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requireAuthentication(api, service);
     registerIdempotency(api, service);
     const routeOptions = { service, batchBodyLimitBytes };
-    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes, verifyRoutes]) {
+    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes, verifyRoutes,
+      bankRoutes]) {
       await api.register(routes, routeOptions);
     }
   }, { prefix: API_PREFIX });

@@ -15,7 +15,16 @@ import type { UpdateSettingsInput } from '../schemas/settings.js';
 import type {
   CreateServiceAccountInput, CreateUserInput, LoginInput, ChangePasswordInput, RefreshInput, SetupInput, UpdateUserInput,
 } from '../schemas/user.js';
+import type {
+  AcceptBankLinesInput, BankLineListInput, BankStatementListInput, ClearLinesInput, CreateBankRuleInput, ExcludeBankLineInput,
+  ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput, StartReconciliationInput, UpdateBankRuleInput,
+} from '../schemas/bank.js';
 import * as accounts from './accounts.js';
+import * as bankActions from './bank/bank-line-actions.js';
+import * as bankLines from './bank/bank-lines.js';
+import * as bankRules from './bank/bank-rules.js';
+import * as reconciliations from './bank/reconciliations.js';
+import * as bankStatements from './bank/statements.js';
 import { agedBalances } from './aged-balances.js';
 import type { Actor } from './actor.js';
 import * as auditLog from './audit-log.js';
@@ -117,6 +126,36 @@ export class LedgerService {
   setup(input: SetupInput, requestId?: string) { return sessions.setup(this.ctx, input, requestId); }
 
   listAuditLog(actor: Actor, input: AuditLogInput) { return auditLog.listAuditLog(this.ctx, actor, input); }
+
+  importBankStatement(actor: Actor, input: ImportStatementInput) { return bankStatements.importBankStatement(this.ctx, actor, input); }
+  getBankStatement(id: string) { return bankStatements.getBankStatement(this.ctx, id); }
+  listBankStatements(input: BankStatementListInput) { return bankStatements.listBankStatements(this.ctx, input); }
+  listBankLines(input: BankLineListInput) { return bankLines.listBankLines(this.ctx, input); }
+  getBankLine(id: string) { return bankLines.getBankLine(this.ctx, id); }
+  bankLineCandidates(id: string) { return bankLines.bankLineCandidates(this.ctx, id); }
+  postBankLine(actor: Actor, id: string, input: PostBankLineInput) { return bankActions.postBankLine(this.ctx, actor, id, input); }
+  dryRunPostBankLine(actor: Actor, id: string, input: PostBankLineInput) { return bankActions.dryRunPostBankLine(this.ctx, actor, id, input); }
+  acceptBankLines(actor: Actor, input: AcceptBankLinesInput) { return bankActions.acceptBankLines(this.ctx, actor, input); }
+  dryRunAcceptBankLines(actor: Actor, input: AcceptBankLinesInput) { return bankActions.dryRunAcceptBankLines(this.ctx, actor, input); }
+  matchBankLine(actor: Actor, id: string, input: MatchBankLineInput) { return bankActions.matchBankLine(this.ctx, actor, id, input); }
+  excludeBankLine(actor: Actor, id: string, input: ExcludeBankLineInput) { return bankActions.excludeBankLine(this.ctx, actor, id, input); }
+  unmatchBankLine(actor: Actor, id: string) { return bankActions.unmatchBankLine(this.ctx, actor, id); }
+  createBankRule(actor: Actor, input: CreateBankRuleInput) { return bankRules.createBankRule(this.ctx, actor, input); }
+  updateBankRule(actor: Actor, id: string, input: UpdateBankRuleInput) { return bankRules.updateBankRule(this.ctx, actor, id, input); }
+  deleteBankRule(actor: Actor, id: string) { return bankRules.deleteBankRule(this.ctx, actor, id); }
+  getBankRule(id: string) { return bankRules.getBankRule(this.ctx, id); }
+  listBankRules(input: PageInput) { return bankRules.listBankRules(this.ctx, input); }
+  previewBankRule(actor: Actor, input: PreviewBankRuleInput) { return bankRules.previewBankRule(this.ctx, actor, input); }
+  startReconciliation(actor: Actor, input: StartReconciliationInput) { return reconciliations.startReconciliation(this.ctx, actor, input); }
+  getReconciliation(id: string) { return reconciliations.getReconciliation(this.ctx, id); }
+  listReconciliations(input: PageInput & { account_id?: string | undefined }) { return reconciliations.listReconciliations(this.ctx, input); }
+  clearReconciliationLines(actor: Actor, id: string, input: ClearLinesInput) {
+    return reconciliations.clearReconciliationLines(this.ctx, actor, id, input);
+  }
+  unclearReconciliationLines(actor: Actor, id: string, input: ClearLinesInput) {
+    return reconciliations.unclearReconciliationLines(this.ctx, actor, id, input);
+  }
+  finishReconciliation(actor: Actor, id: string) { return reconciliations.finishReconciliation(this.ctx, actor, id); }
 
   verifyLedger(actor: Actor, onProgress?: VerifyProgress) { return verifyLedger(this.ctx, actor, onProgress); }
 

@@ -67,7 +67,7 @@ export type PostingWork = (tx: LedgerTx) => Promise<JournalEntryView[]>;
  */
 
 /** A standard entry by the actor, posted and recorded in the audit log. */
-async function postStandard(ctx: ServiceContext, tx: LedgerTx, actor: Actor, input: CreateEntryInput): Promise<JournalEntryView> {
+export async function postStandard(ctx: ServiceContext, tx: LedgerTx, actor: Actor, input: CreateEntryInput): Promise<JournalEntryView> {
   const entry = await postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id });
   await recordEntryCreated(ctx, tx, actor, entry);
   return entry;

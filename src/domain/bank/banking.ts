@@ -97,6 +97,8 @@ export interface Reconciliation {
   created_by: string | null;
   finished_at: string | null;
   finished_by: string | null;
+  /** What was outstanding when it was finished, kept as it was then (JSON, service/bank/reconciliations.ts); null while open. */
+  finished_report: string | null;
 }
 
 /** A journal line of a bank or card account, as reconciliation and matching read it. */

@@ -29,6 +29,8 @@ export interface UnreconciledLine extends BankAccountLine {
   matched_on_or_before: boolean;
   /** Marked cleared in the open reconciliation asked about. */
   marked: boolean;
+  /** The bank line it is matched to, if any. */
+  bank_line_id: string | null;
 }
 
 export interface BankingReads {
@@ -89,5 +91,5 @@ export interface BankingWrites {
   unmarkReconciliationLines(reconciliationId: string, journalLineIds: readonly string[]): Promise<void>;
   /** Finishes it: the lines become reconciled for good, and the bank lines locked. */
   finishReconciliation(id: string, finishedAt: string, finishedBy: string | null, journalLineIds: readonly string[],
-    lockedBankLineIds: readonly string[]): Promise<void>;
+    lockedBankLineIds: readonly string[], report: string): Promise<void>;
 }

@@ -18,7 +18,7 @@ const LINE_SELECT = `SELECT b.seq, b.id, b.statement_id, b.account_id, b.posted_
   FROM bank_lines b`;
 
 const RECONCILIATION_COLUMNS = `id, account_id, statement_date, statement_balance::text AS statement_balance, status, created_at, created_by,
-  finished_at, finished_by`;
+  finished_at, finished_by, finished_report`;
 
 const ACCOUNT_LINE_COLUMNS = `l.id AS journal_line_id, e.id AS journal_entry_id, l.entry_date, e.description, e.reference,
   l.debit_amount::text AS debit_amount, l.credit_amount::text AS credit_amount`;
@@ -140,10 +140,11 @@ export function bankingReads(q: PgQueries): BankingReads {
     },
 
     async unreconciledLines(accountId, statementDate, reconciliationId) {
-      const rows = await q.all<BankAccountLineRow & { matched_on_or_before: boolean; marked: boolean }>(
+      const rows = await q.all<BankAccountLineRow & { matched_on_or_before: boolean; marked: boolean; bank_line_id: string | null }>(
         `SELECT ${ACCOUNT_LINE_COLUMNS},
            EXISTS (SELECT 1 FROM bank_line_matches m JOIN bank_lines b ON b.id = m.bank_line_id
                    WHERE m.journal_line_id = l.id AND b.posted_date <= $1) AS matched_on_or_before,
+           (SELECT m.bank_line_id FROM bank_line_matches m WHERE m.journal_line_id = l.id) AS bank_line_id,
            EXISTS (SELECT 1 FROM reconciliation_marks k WHERE k.reconciliation_id = $2 AND k.journal_line_id = l.id) AS marked
          FROM journal_lines l JOIN journal_entries e ON e.seq = l.entry_seq
          WHERE l.account_id = $3 AND NOT EXISTS (SELECT 1 FROM reconciled_lines r WHERE r.journal_line_id = l.id)
@@ -151,7 +152,7 @@ export function bankingReads(q: PgQueries): BankingReads {
       const lines: UnreconciledLine[] = [];
       for (const row of rows) {
         if (row.entry_date > statementDate && !row.matched_on_or_before) continue;
-        lines.push({ ...toBankAccountLine(row), matched_on_or_before: row.matched_on_or_before, marked: row.marked });
+        lines.push({ ...toBankAccountLine(row), matched_on_or_before: row.matched_on_or_before, marked: row.marked, bank_line_id: row.bank_line_id });
       }
       return lines;
     },
@@ -251,13 +252,14 @@ export function bankingWrites(q: PgQueries): BankingWrites {
         reconciliationId, [...journalLineIds]);
     },
 
-    async finishReconciliation(id, finishedAt, finishedBy, journalLineIds, lockedBankLineIds) {
+    async finishReconciliation(id, finishedAt, finishedBy, journalLineIds, lockedBankLineIds, report) {
       await q.run(`INSERT INTO reconciled_lines (journal_line_id, reconciliation_id, account_id)
         SELECT line_id, $1, (SELECT account_id FROM reconciliations WHERE id = $1) FROM unnest($2::text[]) AS t(line_id)`,
       id, [...journalLineIds]);
       await q.run('UPDATE bank_lines SET reconciliation_id = $1 WHERE id = ANY($2::text[])', id, [...lockedBankLineIds]);
       await q.run('DELETE FROM reconciliation_marks WHERE reconciliation_id = $1', id);
-      await q.run("UPDATE reconciliations SET status = 'finished', finished_at = $1, finished_by = $2 WHERE id = $3", finishedAt, finishedBy, id);
+      await q.run("UPDATE reconciliations SET status = 'finished', finished_at = $1, finished_by = $2, finished_report = $3 WHERE id = $4",
+        finishedAt, finishedBy, report, id);
     },
   };
 }

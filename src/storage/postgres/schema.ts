@@ -387,11 +387,6 @@ CREATE TRIGGER api_keys_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON 
 CREATE DOMAIN signed_amount AS numeric(39, 0)
   CHECK (VALUE >= -170141183460469231731687303715884105728 AND VALUE <= 170141183460469231731687303715884105727);
 
-CREATE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  RAISE EXCEPTION '% rows are immutable', TG_TABLE_NAME;
-END $$;
-
 CREATE TABLE reconciliations (
   id                text COLLATE "C" PRIMARY KEY,
   account_id        text COLLATE "C" NOT NULL REFERENCES accounts(id),
@@ -401,7 +396,8 @@ CREATE TABLE reconciliations (
   created_at        text COLLATE "C" NOT NULL,
   created_by        text COLLATE "C",
   finished_at       text COLLATE "C",
-  finished_by       text COLLATE "C"
+  finished_by       text COLLATE "C",
+  finished_report   text
 );
 CREATE UNIQUE INDEX reconciliations_one_open ON reconciliations (account_id) WHERE status = 'open';
 CREATE INDEX reconciliations_account ON reconciliations (account_id, statement_date);
@@ -411,6 +407,7 @@ BEGIN
   RETURN NEW;
 END $$;
 CREATE TRIGGER reconciliations_finished BEFORE UPDATE ON reconciliations FOR EACH ROW EXECUTE FUNCTION ledger_reconciliation_finished();
+-- ledger_refuse_change (migration 1) raises for any change of the rows it guards.
 CREATE TRIGGER reconciliations_no_delete BEFORE DELETE OR TRUNCATE ON reconciliations FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
 
 CREATE TABLE bank_statements (

@@ -81,7 +81,7 @@ export function toBankRule(row: BankRuleRow): BankRule {
 
 export interface ReconciliationRow {
   id: string; account_id: string; statement_date: string; statement_balance: string; status: string; created_at: string;
-  created_by: string | null; finished_at: string | null; finished_by: string | null;
+  created_by: string | null; finished_at: string | null; finished_by: string | null; finished_report: string | null;
 }
 
 export function toReconciliation(row: ReconciliationRow): Reconciliation {

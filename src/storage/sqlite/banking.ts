@@ -135,10 +135,11 @@ export function bankingReads(q: SqliteQueries): BankingReads {
     },
 
     async unreconciledLines(accountId, statementDate, reconciliationId) {
-      const rows = q.all<BankAccountLineRow & { matched_on_or_before: number; marked: number }>(
+      const rows = q.all<BankAccountLineRow & { matched_on_or_before: number; marked: number; bank_line_id: string | null }>(
         `SELECT ${ACCOUNT_LINE_COLUMNS},
            EXISTS (SELECT 1 FROM bank_line_matches m JOIN bank_lines b ON b.id = m.bank_line_id
                    WHERE m.journal_line_id = l.id AND b.posted_date <= ?) AS matched_on_or_before,
+           (SELECT m.bank_line_id FROM bank_line_matches m WHERE m.journal_line_id = l.id) AS bank_line_id,
            EXISTS (SELECT 1 FROM reconciliation_marks k WHERE k.reconciliation_id = ? AND k.journal_line_id = l.id) AS marked
          FROM journal_lines l JOIN journal_entries e ON e.seq = l.entry_seq
          WHERE l.account_id = ? AND NOT EXISTS (SELECT 1 FROM reconciled_lines r WHERE r.journal_line_id = l.id)
@@ -147,7 +148,7 @@ export function bankingReads(q: SqliteQueries): BankingReads {
       for (const row of rows) {
         const matched = row.matched_on_or_before === 1;
         if (row.entry_date > statementDate && !matched) continue;
-        lines.push({ ...toBankAccountLine(row), matched_on_or_before: matched, marked: row.marked === 1 });
+        lines.push({ ...toBankAccountLine(row), matched_on_or_before: matched, marked: row.marked === 1, bank_line_id: row.bank_line_id });
       }
       return lines;
     },
@@ -240,14 +241,15 @@ export function bankingWrites(q: SqliteQueries): BankingWrites {
       for (const lineId of journalLineIds) remove.run(reconciliationId, lineId);
     },
 
-    async finishReconciliation(id, finishedAt, finishedBy, journalLineIds, lockedBankLineIds) {
+    async finishReconciliation(id, finishedAt, finishedBy, journalLineIds, lockedBankLineIds, report) {
       const accountId = q.get<{ account_id: string }>('SELECT account_id FROM reconciliations WHERE id = ?', id)!.account_id;
       const reconcile = q.statement('INSERT INTO reconciled_lines (journal_line_id, reconciliation_id, account_id) VALUES (?, ?, ?)');
       for (const lineId of journalLineIds) reconcile.run(lineId, id, accountId);
       const lock = q.statement('UPDATE bank_lines SET reconciliation_id = ? WHERE id = ?');
       for (const lineId of lockedBankLineIds) lock.run(id, lineId);
       q.run('DELETE FROM reconciliation_marks WHERE reconciliation_id = ?', id);
-      q.run("UPDATE reconciliations SET status = 'finished', finished_at = ?, finished_by = ? WHERE id = ?", finishedAt, finishedBy, id);
+      q.run("UPDATE reconciliations SET status = 'finished', finished_at = ?, finished_by = ?, finished_report = ? WHERE id = ?",
+        finishedAt, finishedBy, report, id);
     },
   };
 }

@@ -389,7 +389,8 @@ CREATE TABLE reconciliations (
   created_at        TEXT NOT NULL,
   created_by        TEXT,
   finished_at       TEXT,
-  finished_by       TEXT
+  finished_by       TEXT,
+  finished_report   TEXT
 ) STRICT;
 CREATE UNIQUE INDEX reconciliations_one_open ON reconciliations(account_id) WHERE status = 'open';
 CREATE INDEX reconciliations_account ON reconciliations(account_id, statement_date);

@@ -20,6 +20,7 @@ const PERMISSION_TEXT: Record<PermissionKey, string> = {
   'journals:reverse': 'Reverse journal entries',
   'settings:write': 'Change settings',
   'users:manage': 'Create and edit users',
+  'bank:write': 'Import bank statements, match and reconcile',
 };
 
 /** Keys only an admin may hand out. */
