@@ -13,7 +13,7 @@
 import type {
   BankAccountLine, BankLine, BankLineStatus, BankMatchLine, BankRule, BankStatement, NewBankLine, Reconciliation,
 } from '../../domain/bank/banking.js';
-import type { PageRequest, StorePage } from './ledger-store.js';
+import type { PageRequest, StorePage } from './store-pages.js';
 
 export interface BankLineFilter {
   account_id?: string | undefined;

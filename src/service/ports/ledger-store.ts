@@ -5,6 +5,7 @@
  * suite in test/storage/.
  */
 import type { BankingReads, BankingWrites } from './banking-store.js';
+import type { PageRequest, StorePage } from './store-pages.js';
 import type { AuditAction, AuditRecord } from '../../domain/audit.js';
 import type { AmountMinor } from '../../domain/money/amount.js';
 import type {
@@ -13,18 +14,7 @@ import type {
 } from '../../domain/types.js';
 
 /** A keyset position: the sort-key values of the last row of the previous page. */
-export type Keyset = readonly (string | number)[];
-
-export interface PageRequest {
-  limit: number;
-  after?: Keyset | undefined;
-}
-
-export interface StorePage<T> {
-  items: T[];
-  /** The keyset of the last item, when more rows follow. */
-  next: Keyset | undefined;
-}
+export type { Keyset, PageRequest, StorePage } from './store-pages.js';
 
 export interface AccountFilter {
   account_type?: AccountType | undefined;
