@@ -10,7 +10,7 @@ import { type AdminCall, TAMPERING, type VerifyBooks, buildVerifyBooks } from '.
 
 const EVERY_CHECK = [
   'entry_lines', 'entry_balance', 'entry_currency', 'periods', 'entry_period', 'posted_after_close', 'reversal', 'closing_entry',
-  'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain', 'audit_chain',
+  'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain', 'audit_chain', 'bank_matches', 'reconciliations',
 ];
 
 function adminCall(api: ApiFixture): AdminCall {

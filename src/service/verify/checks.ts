@@ -4,6 +4,7 @@
  */
 import type { CheckDefinition } from './check.js';
 import { auditChainCheck } from './audit-chain-check.js';
+import { bankMatchesCheck, reconciliationsCheck } from './bank-checks.js';
 import { closingEntryCheck } from './closing-check.js';
 import {
   entryBalanceCheck, entryCurrencyCheck, entryLinesCheck, entryPeriodCheck, periodsCheck, postedAfterCloseCheck,
@@ -27,4 +28,6 @@ export const LEDGER_CHECKS: readonly CheckDefinition[] = [
   currencyTotalsCheck,
   hashChainCheck,
   auditChainCheck,
+  bankMatchesCheck,
+  reconciliationsCheck,
 ];
