@@ -18,6 +18,7 @@
  */
 import { LedgerError, validationError } from '../domain/errors.js';
 import type { Account, JournalEntry, JournalEntryView, Totals } from '../domain/types.js';
+import { copyBanking } from './copy-banking.js';
 import type { LedgerReads, LedgerStore, LedgerTx, PageRequest, StorePage } from './ports/ledger-store.js';
 
 export interface CopySummary {
@@ -30,6 +31,10 @@ export interface CopySummary {
   api_keys: number;
   settings: number;
   audit_records: number;
+  bank_statements: number;
+  bank_lines: number;
+  bank_rules: number;
+  reconciliations: number;
 }
 
 /** Called after each page of entries written to the target, with the count so far and the whole. */
@@ -54,8 +59,10 @@ export async function copyLedger(source: LedgerStore, target: LedgerStore, onPro
     const users = await copyUsers(reads, tx);
     const apiKeys = await copyApiKeys(reads, tx);
     const settings = await copySettings(reads, tx);
+    const banking = await copyBanking(reads, tx);
     const auditRecords = await copyAuditLog(reads, tx);
-    return { currencies, accounts, periods: periods.count, entries, lines, users, api_keys: apiKeys, settings, audit_records: auditRecords };
+    return { currencies, accounts, periods: periods.count, entries, lines, users, api_keys: apiKeys, settings, audit_records: auditRecords,
+      ...banking };
   }));
 }
 

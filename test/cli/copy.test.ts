@@ -82,11 +82,37 @@ async function seedRichBooks(db: string) {
     });
     await service.updateUser(null, bob.id, { is_active: false });
     const poster = await service.createServiceAccount(null, { name: 'poster', permissions: { 'journals:create': true } });
+    const banking = await seedBanking(service, admin, books);
     return {
+      banking,
       ...books, eur, eth, bankEur, capitalEur, salesEur, wallet, capitalEth, payables, supplier, unused, q1, q2, q3,
       ada, adaPassword: 'correct horse battery', bob, posterKey: poster.api_key,
     };
   });
+}
+
+/**
+ * The bank's side: a statement of Cash in July with four lines (one posted by a rule, one matched
+ * to an entry, one excluded, one left unmatched), a rule, a finished reconciliation of July and an
+ * open one of August with a marked line.
+ */
+async function seedBanking(service: Parameters<Parameters<typeof withLedger>[1]>[0], admin: Awaited<ReturnType<typeof service.authenticate>>,
+  books: Awaited<ReturnType<typeof seedBooks>>) {
+  const sale = await service.postJournalEntry(admin, entry(books.cash.id, books.sales.id, '12000', '2026-07-05', 'Cash sale'));
+  const statement = await service.importBankStatement(admin, { account_id: books.cash.id, format: 'csv', content: [
+    'Date,Description,Amount', '2026-07-05,Deposit,120.00', '2026-07-07,Bank fee,-4.50', '2026-07-08,Private,-10.00', '2026-07-09,Unknown,-1.00',
+  ].join('\n'), csv: { date_column: 'Date', date_format: 'YYYY-MM-DD', description_column: 'Description', amount_column: 'Amount' } });
+  await service.createBankRule(admin, { name: 'Fees', priority: 5, match: { description_contains: 'fee' }, counter_account_id: books.rent.id });
+  const lines = (await service.listBankLines({ statement_id: statement.id })).data;
+  await service.matchBankLine(admin, lines[0]!.id, { journal_entry_ids: [sale.id] });
+  await service.postBankLine(admin, lines[1]!.id, {});
+  await service.excludeBankLine(admin, lines[2]!.id, { reason: 'Paid from the wrong account' });
+  const march = await service.startReconciliation(admin, { account_id: books.cash.id, statement_date: '2026-07-08', statement_balance: '11550' });
+  await service.finishReconciliation(admin, march.id);
+  const april = await service.startReconciliation(admin, { account_id: books.cash.id, statement_date: '2026-08-31', statement_balance: '0' });
+  const outstanding = april.outstanding[0];
+  if (outstanding !== undefined) await service.clearReconciliationLines(admin, april.id, { journal_line_ids: [outstanding.journal_line_id] });
+  return { statement: statement.id, march: march.id, april: april.id };
 }
 
 type Books = Awaited<ReturnType<typeof seedRichBooks>>;
@@ -127,6 +153,14 @@ async function everyView(db: string, books: Books): Promise<Record<string, unkno
   const views: Record<string, unknown> = Object.fromEntries(commands.map((args, index) => [args.join(' '), outputs[index]]));
   const exported = await ledgerAsync(['export', '--format', 'hledger'], { db });
   views.export = exported;
+  views.banking = await withLedger(db, async (service) => ({
+    statements: await service.listBankStatements({ limit: 200 }),
+    lines: await service.listBankLines({ limit: 200 }),
+    rules: await service.listBankRules({ limit: 200 }),
+    reconciliations: await service.listReconciliations({ limit: 200 }),
+    march: await service.getReconciliation(books.banking.march),
+    april: await service.getReconciliation(books.banking.april),
+  }));
   return views;
 }
 
@@ -169,12 +203,16 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
         'Currencies:      3',
         'Accounts:        14',
         'Periods:         3',
-        'Journal entries: 15',
-        'Journal lines:   31',
+        'Journal entries: 17',
+        'Journal lines:   35',
         'Users:           4',
         'API keys:        2',
         'Settings:        3',
         `Audit records:   ${auditRecords}`,
+        'Bank statements: 1',
+        'Bank lines:      4',
+        'Bank rules:      1',
+        'Reconciliations: 2',
         'Refresh tokens are not copied: users of the web UI log in again.',
         '',
       ].join('\n'),
@@ -231,7 +269,8 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
     expect(ledgerJson(['copy', '--from', source, '--to', to])).toEqual({
       data: {
         from: source, to,
-        currencies: 3, accounts: 14, periods: 3, entries: 15, lines: 31, users: 4, api_keys: 2, settings: 3, audit_records: auditRecords,
+        currencies: 3, accounts: 14, periods: 3, entries: 17, lines: 35, users: 4, api_keys: 2, settings: 3, audit_records: auditRecords,
+        bank_statements: 1, bank_lines: 4, bank_rules: 1, reconciliations: 2,
       },
     });
   });
@@ -241,7 +280,7 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
     writeFileSync(preload, 'process.stderr.isTTY = true;\n');
     const run = ledger(['--json', 'copy', '--from', source, '--to', newDbPath()], { nodeArgs: ['--import', pathToFileURL(preload).href] });
     expect(run.status).toBe(0);
-    expect(run.stderr).toBe(`\r[${'#'.repeat(30)}] 15/15\n`);
+    expect(run.stderr).toBe(`\r[${'#'.repeat(30)}] 17/17\n`);
   });
 
   it.each([
@@ -336,8 +375,8 @@ describe.runIf(testBackend() === 'postgres')('ledger copy from SQLite to Postgre
     expect(ledgerJson(['copy', '--from', source, '--to', url])).toEqual({
       data: {
         from: source, to: shownUrl,
-        currencies: 3, accounts: 14, periods: 3, entries: 15, lines: 31, users: 4, api_keys: 2, settings: 3,
-        audit_records: auditRecordCount(source),
+        currencies: 3, accounts: 14, periods: 3, entries: 17, lines: 35, users: 4, api_keys: 2, settings: 3,
+        audit_records: auditRecordCount(source), bank_statements: 1, bank_lines: 4, bank_rules: 1, reconciliations: 2,
       },
     });
   });
@@ -348,7 +387,7 @@ describe.runIf(testBackend() === 'postgres')('ledger copy from SQLite to Postgre
 
   it('copies back from PostgreSQL into a new SQLite file that equals the original', async () => {
     const run = ledgerJson(['copy', '--from', url, '--to', back]);
-    expect(run.data).toMatchObject({ from: shownUrl, to: back, entries: 15, lines: 31 });
+    expect(run.data).toMatchObject({ from: shownUrl, to: back, entries: 17, lines: 35 });
     expectSameViews(await everyView(back, books), sourceViews);
   }, 120_000);
 
@@ -362,7 +401,7 @@ describe.runIf(testBackend() === 'postgres')('ledger copy from SQLite to Postgre
     const run = ledger(['--json', 'copy', '--from', source, '--to', url]);
     expect(run.status).toBe(1);
     expect(JSON.parse(run.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: 'to' });
-    expect(ledgerJson(['journal-entries', 'list'], { db: url }).data).toHaveLength(15);
+    expect(ledgerJson(['journal-entries', 'list'], { db: url }).data).toHaveLength(17);
   });
 
   it('keeps API keys working on PostgreSQL', () => {

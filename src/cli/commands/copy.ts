@@ -50,6 +50,10 @@ function printSummary(from: string, to: string, summary: CopySummary): void {
     ['API keys', summary.api_keys],
     ['Settings', summary.settings],
     ['Audit records', summary.audit_records],
+    ['Bank statements', summary.bank_statements],
+    ['Bank lines', summary.bank_lines],
+    ['Bank rules', summary.bank_rules],
+    ['Reconciliations', summary.reconciliations],
   ]);
   process.stdout.write('Refresh tokens are not copied: users of the web UI log in again.\n');
 }
