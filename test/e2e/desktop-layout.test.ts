@@ -26,13 +26,15 @@ const WIDTHS = [{ width: 1280, height: 800 }, { width: 1440, height: 900 }];
  * 1. In every table, the text of a cell (each text node's line boxes, through a DOM Range, and the
  *    boxes of form fields) neither overlaps the text of another cell of its row by more than 1 px,
  *    nor reaches outside its cell, nor is cut off by an element that hides overflow, unless that
- *    element truncates with an ellipsis and a `title` holds the whole text.
+ *    element truncates with an ellipsis and a `title` holds the whole text. No cell narrower than
+ *    7rem (112 px) wraps its text over three lines or more: its column was squeezed by the others.
  * 2. Every table fits the content box of its card (`.card`, a dialog's body, or else the main
  *    area) and of its parent, unless a frame between it and the card scrolls sideways; that frame
  *    must then fit the card.
  * 3. The page is no wider than the window.
  */
 const LAYOUT_PROBLEMS = String.raw`(() => {
+  const SQUEEZED_PX = 112;
   const problems = [];
   const shown = (rect) => rect.width > 1 && rect.height > 1;
   const clean = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
@@ -135,6 +137,12 @@ const LAYOUT_PROBLEMS = String.raw`(() => {
           }
         }
         problems.push(...[...found.values()].map((entry) => entry.message));
+        // A column squeezed until its text reads a word or two a line.
+        const lines = new Set(contents[cellIndex].map((piece) => Math.round(piece.rect.top))).size;
+        if (lines >= 3 && box.width < SQUEEZED_PX) {
+          problems.push(name + ', ' + rowName + ': the text ' + quote(cell.innerText) + ' is squeezed into a ' + round(box.width)
+            + ' px column over ' + lines + ' lines');
+        }
       });
       for (let first = 0; first < cells.length; first += 1) {
         for (let second = first + 1; second < cells.length; second += 1) {
@@ -178,6 +186,14 @@ const LAYOUT_PROBLEMS = String.raw`(() => {
   return [...new Set(problems)];
 })()`;
 
+/** Scrolls every sideways-scrolling table frame, and a dialog's body, to its end; answers whether there was one. */
+const SCROLL_FRAMES_TO_END = `(() => {
+  const frames = [...document.querySelectorAll('.table-wrap')].filter((frame) => frame.scrollWidth > frame.clientWidth + 1);
+  for (const frame of frames) frame.scrollLeft = frame.scrollWidth;
+  for (const body of document.querySelectorAll('.dialog__body')) body.scrollTop = body.scrollHeight;
+  return frames.length > 0;
+})()`;
+
 let books: LayoutBooks;
 
 beforeAll(async () => {
@@ -202,6 +218,9 @@ describe.each(WIDTHS)('every page at $width x $height', { timeout: 60_000 }, (vi
     await openVisit(page, visit, books);
     await e2e.screenshot(page, `desktop/${name}-${viewport.width}`);
     const problems = await page.evaluate<string[]>(LAYOUT_PROBLEMS);
+    // Tables too wide for their card are shown scrolled to their end too, for a person to see that
+    // the key column stays and nothing else shows through it.
+    if (await page.evaluate<boolean>(SCROLL_FRAMES_TO_END)) await e2e.screenshot(page, `desktop/${name}-${viewport.width}-scrolled`);
     expect(problems.map((problem) => `${name} at ${viewport.width} px: ${problem}`)).toEqual([]);
   });
 });

@@ -195,7 +195,7 @@ function IncomeColumnsTable({ data }: { data: IncomeStatementView }) {
   return (
     <section className="card card--flush report__section">
       <div className="table-wrap">
-        <table className="table statement" data-testid="income-columns-table">
+        <table className="table table--key-column" data-testid="income-columns-table">
           <thead>
             <tr>
               <th scope="col">Account</th>
