@@ -111,6 +111,8 @@ export const ALL_PAGES: PageVisit[] = [
     heading: 'Balance sheet', loaded: 'balance-sheet-assets' },
   { name: 'income-statement', route: '/reports/income-statement', path: () => '/reports/income-statement', heading: 'Income statement',
     loaded: 'income-net' },
+  { name: 'income-statement-crypto', route: '/reports/income-statement', path: (books) => `/reports/income-statement?currency=${books.ethId}`,
+    heading: 'Income statement', loaded: 'income-net' },
   { name: 'income-statement-by-month', route: '/reports/income-statement',
     path: () => `/reports/income-statement?start=${YEAR_START}&end=${MONTH.end}&columns=month`, heading: 'Income statement',
     loaded: 'income-columns-net' },
