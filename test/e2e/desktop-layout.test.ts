@@ -31,7 +31,9 @@ const WIDTHS = [{ width: 1280, height: 800 }, { width: 1440, height: 900 }];
  * 2. Every table fits the content box of its card (`.card`, a dialog's body, or else the main
  *    area) and of its parent, unless a frame between it and the card scrolls sideways; that frame
  *    must then fit the card.
- * 3. The page is no wider than the window.
+ * 3. Outside tables, every amount shows whole, not cut by an element that hides or scrolls its
+ *    overflow (a dashboard figure cut after its decimal point reads as another number).
+ * 4. The page is no wider than the window.
  */
 const LAYOUT_PROBLEMS = String.raw`(() => {
   const SQUEEZED_PX = 112;
@@ -172,15 +174,41 @@ const LAYOUT_PROBLEMS = String.raw`(() => {
       const content = contentBox(container);
       const over = Math.max(content.left - rect.left, rect.right - content.right);
       if (over > 1) {
-        problems.push(what + ' is ' + round(rect.width) + ' px wide, wider than its ' + label + ' (' + round(content.width) + ' px inside)'
-          + (frame ? '' : ', and nothing between them scrolls sideways'));
+        problems.push(what + ' (' + round(rect.width) + ' px wide) reaches ' + round(over) + ' px outside its ' + label + ' ('
+          + round(content.width) + ' px inside)' + (frame ? '' : ', and nothing between them scrolls sideways'));
       }
     };
     fit(card, card === main ? 'main area' : card.classList.contains('card') ? 'card' : 'dialog');
     if (outer.parentElement !== card) fit(outer.parentElement, 'parent ' + outer.parentElement.tagName.toLowerCase() + '.' + outer.parentElement.className);
   });
 
-  // 3. The page.
+  // 3. Amounts outside tables (a dashboard figure, a total) show whole: one cut by the frame it
+  //    scrolls in looks like a smaller number.
+  const AMOUNT = /[-\u2212]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-\u2212]?\d+\.\d+/g;
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('table, .visually-hidden, svg')) continue;
+    for (const match of (node.nodeValue ?? '').matchAll(AMOUNT)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const rect = range.getBoundingClientRect();
+      if (!shown(rect)) continue;
+      for (let element = parent; element && element !== document.body; element = element.parentElement) {
+        if (getComputedStyle(element).overflowX === 'visible') continue;
+        const box = paddingBox(element);
+        const cut = Math.max(box.left - rect.left, rect.right - box.right);
+        if (cut > 1) {
+          const id = element.closest('[data-testid]')?.getAttribute('data-testid');
+          problems.push('the amount ' + match[0] + ' is cut off by ' + round(cut) + ' px' + (id ? ' in [' + id + ']' : ''));
+          break;
+        }
+      }
+    }
+  }
+
+  // 4. The page.
   const pageWidth = document.documentElement.scrollWidth;
   if (pageWidth > window.innerWidth) problems.push('the page is ' + pageWidth + ' px wide and scrolls sideways in a ' + window.innerWidth + ' px window');
   return [...new Set(problems)];
