@@ -32,7 +32,8 @@ const WIDTHS = [{ width: 1280, height: 800 }, { width: 1440, height: 900 }];
  *    area) and of its parent, unless a frame between it and the card scrolls sideways; that frame
  *    must then fit the card.
  * 3. Outside tables, every amount shows whole, not cut by an element that hides or scrolls its
- *    overflow (a dashboard figure cut after its decimal point reads as another number).
+ *    overflow (a dashboard figure cut after its decimal point reads as another number), and so
+ *    does every amount typed into a field.
  * 4. The page is no wider than the window.
  */
 const LAYOUT_PROBLEMS = String.raw`(() => {
@@ -205,6 +206,15 @@ const LAYOUT_PROBLEMS = String.raw`(() => {
           break;
         }
       }
+    }
+  }
+
+  // An amount typed into a field shows whole too: "1,234,567,890" of "1,234,567,890.12" misleads.
+  for (const field of main.querySelectorAll('input[inputmode="decimal"]')) {
+    if (shown(field.getBoundingClientRect()) && field.scrollWidth > field.clientWidth + 1) {
+      const id = field.getAttribute('data-testid') ?? field.closest('[data-testid]')?.getAttribute('data-testid');
+      problems.push('the amount field' + (id ? ' [' + id + ']' : '') + ' shows part of ' + quote(field.value) + ' (' + field.scrollWidth
+        + ' px of text in ' + field.clientWidth + ' px)');
     }
   }
 
