@@ -6,7 +6,7 @@
  *
  * Screenshots of every page land in test-results/screenshots/desktop/<page>-<width>.png.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -236,6 +236,8 @@ let books: LayoutBooks;
 
 beforeAll(async () => {
   books = await seedLayoutBooks(e2e.server);
+  // A fresh folder: a "-scrolled" picture left by an earlier run would tell of a frame that no longer scrolls.
+  rmSync(join(SCREENSHOT_DIR, 'desktop'), { recursive: true, force: true });
   mkdirSync(join(SCREENSHOT_DIR, 'desktop'), { recursive: true });
 }, 120_000);
 
