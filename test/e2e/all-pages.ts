@@ -5,7 +5,7 @@
  * when a route has no row.
  *
  * The books (`seedLayoutBooks`) hold what widens a table: amounts in the billions, an
- * 18-decimal crypto currency with amounts of 27 digits, account names of 60 and more characters,
+ * 18-decimal crypto currency with amounts of 27 to 30 digits, account names of 60 and more characters,
  * a control account with sub-accounts and open items of every age, twelve monthly periods (two
  * closed, with their closing entries), a reversal, a many-line entry, three currencies, long
  * period, company and user names.
@@ -259,7 +259,8 @@ export async function seedLayoutBooks(server: LedgerServer): Promise<LayoutBooks
   const periodIds = new Map<number, string>();
   for (let offset = -11; offset <= 1; offset += 1) {
     if (offset === 0) continue;
-    const name = offset === -1 ? LONG_PERIOD : new Date(`${monthStart(offset)}T00:00:00Z`).toLocaleDateString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    const name = offset === -1 ? LONG_PERIOD
+      : new Date(`${monthStart(offset)}T00:00:00Z`).toLocaleDateString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
     const period = await call<{ id: string }>('POST', '/api/v1/periods', { name, start_date: monthStart(offset), end_date: monthEnd(offset) });
     periodIds.set(offset, period.id);
   }

@@ -1,10 +1,11 @@
 /**
  * Every page of the web UI on desktop screens (1280 and 1440 px wide), with books that stretch a
  * layout (test/e2e/all-pages.ts): no table draws one cell's text over another's or cuts it off,
- * no table is wider than its card unless it scrolls inside it, and the page never scrolls
- * sideways. Phones have their own test (phone-width.test.ts).
+ * no table is wider than its card unless it scrolls inside it, no amount outside a table is cut
+ * short, and the page never scrolls sideways. Phones have their own test (phone-width.test.ts).
  *
- * Screenshots of every page land in test-results/screenshots/desktop/<page>-<width>.png.
+ * Screenshots of every page land in test-results/screenshots/desktop/<page>-<width>.png, and of
+ * a page whose tables scroll sideways also scrolled to their end (<page>-<width>-scrolled.png).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -254,7 +255,8 @@ describe.each(WIDTHS)('every page at $width x $height', { timeout: 60_000 }, (vi
     await new DashboardPage(page).ready();
   }, 60_000);
 
-  it.each(ALL_PAGES.map((visit) => [visit.name, visit] as const))('lays out %s without overlapping or cut-off table text', async (name, visit) => {
+  const visits = ALL_PAGES.map((visit) => [visit.name, visit] as const);
+  it.each(visits)('lays out %s with no text overlapping or cut off and no table wider than its card', async (name, visit) => {
     await openVisit(page, visit, books);
     await e2e.screenshot(page, `desktop/${name}-${viewport.width}`);
     const problems = await page.evaluate<string[]>(LAYOUT_PROBLEMS);
