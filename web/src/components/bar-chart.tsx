@@ -101,15 +101,19 @@ export function RevenueExpenseChart({ groups, currencyCode, scale }: { groups: C
           })}
         </svg>
       </div>
-      <table className="visually-hidden">
-        <caption>Revenue and expenses per period ({currencyCode})</caption>
-        <thead><tr><th scope="col">Period</th><th scope="col">Revenue</th><th scope="col">Expenses</th></tr></thead>
-        <tbody>
-          {groups.map((group, index) => (
-            <tr key={`${group.label}-${index}`}><th scope="row">{group.label}</th><td>{group.revenueLabel}</td><td>{group.expensesLabel}</td></tr>
-          ))}
-        </tbody>
-      </table>
+      {/* The figures for screen readers. A table ignores the 1 px width of .visually-hidden, so a wrapper
+          carries it: the hidden table must not widen the page on a phone. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>Revenue and expenses per period ({currencyCode})</caption>
+          <thead><tr><th scope="col">Period</th><th scope="col">Revenue</th><th scope="col">Expenses</th></tr></thead>
+          <tbody>
+            {groups.map((group, index) => (
+              <tr key={`${group.label}-${index}`}><th scope="row">{group.label}</th><td>{group.revenueLabel}</td><td>{group.expensesLabel}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

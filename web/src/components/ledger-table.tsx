@@ -110,7 +110,7 @@ export function LedgerTable({ params, currency, showAccount = false, showExport 
           <thead>
             <tr>
               <th scope="col" className="col-date hide-narrow">Date</th>
-              <th scope="col">Description</th>
+              <th scope="col" className="col-text">Description</th>
               {showAccount ? <th scope="col" className="hide-narrow">Account</th> : null}
               <th scope="col" className="hide-narrow">Reference</th>
               <th scope="col" className="num">Debit</th>
@@ -129,7 +129,7 @@ export function LedgerTable({ params, currency, showAccount = false, showExport 
                   {line.line_description ? <span className="muted"> · {line.line_description}</span> : null}
                 </td>
                 {showAccount ? <td className="hide-narrow mono">{line.account_number}</td> : null}
-                <td className="hide-narrow muted">{line.reference ?? ''}</td>
+                <td className="hide-narrow muted cell-break">{line.reference ?? ''}</td>
                 <td className="num">{line.debit_amount !== '0' ? <Money display={groupDigits(line.display_debit)} /> : null}</td>
                 <td className="num">{line.credit_amount !== '0' ? <Money display={groupDigits(line.display_credit)} /> : null}</td>
                 <td className="num"><Money value={line.running_balance} display={groupDigits(line.display_running_balance)} /></td>

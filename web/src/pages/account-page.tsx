@@ -9,7 +9,7 @@ import type { AccountView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { LedgerTable } from '../components/ledger-table.js';
 import { PeriodSelect, TYPE_LABELS } from '../components/pickers.js';
-import { Badge, Button, ButtonLink, Card, ErrorNotice, InputField, Loading, Money, PageHeader, SelectField } from '../components/ui.js';
+import { Badge, Button, ButtonLink, Card, ErrorNotice, InputField, Loading, Money, PageHeader, SelectField, statClass } from '../components/ui.js';
 import { displayMinor, groupDigits } from '../lib/money.js';
 import { formatDate, todayIso } from '../lib/dates.js';
 import { accountLabel, useAccounts, useCurrencyMap, usePeriods } from '../lib/reference.js';
@@ -89,7 +89,7 @@ export function AccountPage({ params }: { params: Record<string, string> }) {
 
       {isIncomeAccount ? (
         <div className="stats stats--three" data-testid="account-activity">
-          <div className="stat">
+          <div className={statClass(activity.data ? activityDisplay : undefined)}>
             <p className="stat__label">Activity, {activityRange}</p>
             <p className="stat__value" data-testid="account-activity-value">
               {activity.data ? <Money value={activityMinor} display={activityDisplay} /> : <span className="skeleton" />}
@@ -103,7 +103,7 @@ export function AccountPage({ params }: { params: Record<string, string> }) {
 
       {isIncomeAccount ? null : (
       <div className="stats stats--three" data-testid="account-balance">
-        <div className="stat">
+        <div className={statClass(balance.data ? groupDigits(balance.data.display_balance) : undefined)}>
           <p className="stat__label">Balance{periodId ? ' in period' : ''}</p>
           <p className="stat__value" data-testid="account-balance-value">
             {balance.data ? <Money value={balance.data.net_balance} display={groupDigits(balance.data.display_balance)} /> : <span className="skeleton" />}
@@ -111,11 +111,11 @@ export function AccountPage({ params }: { params: Record<string, string> }) {
           </p>
           {row.has_subledger ? <p className="stat__hint">Sum of the sub-accounts</p> : null}
         </div>
-        <div className="stat">
+        <div className={statClass(balance.data ? groupDigits(balance.data.display_debits) : undefined, 'small')}>
           <p className="stat__label">Total debits</p>
           <p className="stat__value stat__value--small">{balance.data ? groupDigits(balance.data.display_debits) : <span className="skeleton" />}</p>
         </div>
-        <div className="stat">
+        <div className={statClass(balance.data ? groupDigits(balance.data.display_credits) : undefined, 'small')}>
           <p className="stat__label">Total credits</p>
           <p className="stat__value stat__value--small">{balance.data ? groupDigits(balance.data.display_credits) : <span className="skeleton" />}</p>
         </div>

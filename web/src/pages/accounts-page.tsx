@@ -73,6 +73,7 @@ export function AccountsPage() {
     return { type, rows };
   });
   const shown = sections.reduce((count, section) => count + section.rows.length, 0);
+  const balanceClass = balanceWidthClass(all, balances, currencyMap);
 
   return (
     <>
@@ -115,11 +116,11 @@ export function AccountsPage() {
       {sections.filter((section) => section.rows.length > 0).map((section) => (
         <Card key={section.type} title={TYPE_LABELS[section.type]} data-testid={`accounts-section-${section.type}`}>
           <div className="table-wrap">
-            <table className="table table--accounts table--stack">
+            <table className={`table table--accounts table--stack ${balanceClass}`}>
               <thead>
                 <tr>
                   <th scope="col" className="col-number">Number</th>
-                  <th scope="col">Name</th>
+                  <th scope="col" className="col-name">Name</th>
                   <th scope="col" className="hide-narrow col-xbrl">XBRL tag</th>
                   <th scope="col" className="num col-balance">Balance</th>
                   {can('accounts:write') ? <th scope="col" className="col-actions"><span className="visually-hidden">Actions</span></th> : null}
@@ -141,6 +142,19 @@ export function AccountsPage() {
   );
 }
 
+/**
+ * The width class of the balance column, the same for every section so that they line up: from
+ * the longest balance of the chart (in characters, all amounts being in the same monospaced font).
+ */
+function balanceWidthClass(accounts: AccountView[], balances: Map<string, bigint> | undefined, currencies: Map<string, CurrencyView>): string {
+  const longest = Math.max(0, ...accounts.map((account) =>
+    displayMinor(balances?.get(account.id) ?? 0n, currencies.get(account.currency_id)?.asset_scale ?? 0).length));
+  if (longest <= 18) return '';
+  if (longest <= 24) return 'table--balance-wide';
+  if (longest <= 34) return 'table--balance-wider';
+  return 'table--auto';
+}
+
 function AccountRow({ account, depth, currency, balance, canWrite, onEdit, onAddSub }: {
   account: AccountView; depth: number; currency: CurrencyView | undefined; balance: bigint | undefined; canWrite: boolean;
   onEdit: () => void; onAddSub: () => void;
@@ -148,18 +162,18 @@ function AccountRow({ account, depth, currency, balance, canWrite, onEdit, onAdd
   const scale = currency?.asset_scale ?? 0;
   return (
     <tr className={`${depth > 0 ? 'row--child' : ''} ${account.is_active ? '' : 'row--inactive'}`} data-testid="account-row" data-account-id={account.id}>
-      <td className="col-number mono">{account.account_number}</td>
+      <td className="col-number mono cell-break">{account.account_number}</td>
       <td className="cell-key">
         <span className={depth > 0 ? 'indent' : ''}>
           <span className="show-narrow mono muted">{account.account_number} </span>
           <Link to={`/accounts/${account.id}`}>{account.name}</Link>
           {account.has_subledger ? <> <Badge tone="info">control</Badge></> : null}
           {!account.is_active ? <> <Badge tone="bad">inactive</Badge></> : null}
-          {account.entity_id ? <span className="muted"> · {account.entity_id}</span> : null}
+          {account.entity_id ? <span className="muted cell-break"> · {account.entity_id}</span> : null}
         </span>
       </td>
-      <td className="hide-narrow muted">{account.xbrl_tag ?? ''}</td>
-      <td className="num nowrap">
+      <td className="hide-narrow muted cell-break">{account.xbrl_tag ? <XbrlTag tag={account.xbrl_tag} /> : null}</td>
+      <td className="num">
         {balance !== undefined ? <Money value={balance} display={displayMinor(balance, scale)} /> : <span className="skeleton skeleton--short" />}
         <span className="unit"> {currency?.code}</span>
       </td>
@@ -176,4 +190,10 @@ function AccountRow({ account, depth, currency, balance, canWrite, onEdit, onAdd
       ) : null}
     </tr>
   );
+}
+
+/** An XBRL tag, which may break after its prefix ("us-gaap:") before it breaks inside the name. */
+function XbrlTag({ tag }: { tag: string }) {
+  const colon = tag.indexOf(':');
+  return colon < 0 ? <>{tag}</> : <>{tag.slice(0, colon + 1)}<wbr />{tag.slice(colon + 1)}</>;
 }

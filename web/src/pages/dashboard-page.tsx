@@ -5,7 +5,7 @@ import type { EntryView, PeriodView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { type ChartGroup, RevenueExpenseChart } from '../components/bar-chart.js';
 import { CurrencySelect } from '../components/pickers.js';
-import { Badge, ButtonLink, Card, EmptyState, ErrorNotice, Loading, Money, Notice, PageHeader } from '../components/ui.js';
+import { Badge, ButtonLink, Card, EmptyState, ErrorNotice, Loading, Money, Notice, PageHeader, statClass } from '../components/ui.js';
 import { addDays, formatDate, formatRange, monthOf, shortPeriodLabel, tinyPeriodLabel, todayIso } from '../lib/dates.js';
 import { displayMinor, groupDigits, sumMinor } from '../lib/money.js';
 import { defaultReportCurrency, periodCovering, useAccounts, useCurrencies, useCurrencyMap, usePeriods, usePostedCurrencyIds, useSettings } from '../lib/reference.js';
@@ -134,7 +134,7 @@ function Stat({ label, display, value, code, hint, testId, empty }: {
   label: string; display: string | undefined; value?: string | undefined; code: string | undefined; hint?: string; testId: string; empty: boolean;
 }) {
   return (
-    <div className="stat" data-testid={testId}>
+    <div className={statClass(display === undefined ? undefined : groupDigits(display))} data-testid={testId}>
       <p className="stat__label">{label}</p>
       <p className="stat__value">
         {display !== undefined ? <Money value={value} display={groupDigits(display)} />

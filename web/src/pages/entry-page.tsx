@@ -76,7 +76,7 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
             <thead>
               <tr>
                 <th scope="col" className="col-number hide-narrow">Number</th>
-                <th scope="col">Account</th>
+                <th scope="col" className="col-text">Account</th>
                 <th scope="col" className="hide-narrow">Line description</th>
                 <th scope="col" className="num">Debit</th>
                 <th scope="col" className="num">Credit</th>

@@ -111,7 +111,7 @@ export function JournalPage() {
               <thead>
                 <tr>
                   <th scope="col" className="col-date hide-narrow">Date</th>
-                  <th scope="col">Description</th>
+                  <th scope="col" className="col-text">Description</th>
                   <th scope="col" className="hide-narrow">Accounts</th>
                   <th scope="col" className="hide-narrow">Reference</th>
                   <th scope="col" className="num">Amount</th>
@@ -131,8 +131,10 @@ export function JournalPage() {
                         {entry.entry_type !== 'standard' ? <> <Badge tone={entry.entry_type === 'closing' ? 'info' : 'warn'}>{entry.entry_type}</Badge></> : null}
                         {entry.reversed_by_id ? <> <Badge>reversed</Badge></> : null}
                       </td>
-                      <td className="hide-narrow muted truncate" title={names.join(', ')}>{names.slice(0, 3).join(', ')}{names.length > 3 ? ` +${names.length - 3}` : ''}</td>
-                      <td className="hide-narrow muted">{entry.reference ?? ''}</td>
+                      <td className="hide-narrow muted cell-truncate" title={names.join(', ')}>
+                        <div className="truncate">{names.slice(0, 3).join(', ')}{names.length > 3 ? ` +${names.length - 3}` : ''}</div>
+                      </td>
+                      <td className="hide-narrow muted cell-break">{entry.reference ?? ''}</td>
                       <td className="num nowrap"><Money display={displayMinor(total, currency?.asset_scale ?? 0)} /><span className="unit"> {currency?.code}</span></td>
                     </tr>
                   );

@@ -183,29 +183,34 @@ function ClosePeriodFlow({ period, onDone }: { period: PeriodView; onDone: () =>
       {entries.map((entry) => {
         const currency = currencies.get(entry.currency_id);
         return (
-          <div className="table-wrap" data-testid="close-preview-entry" data-currency={currency?.code ?? entry.currency_id} key={entry.currency_id}>
-            <table className="table table--compact">
-              <caption className="table__caption">Closing entry dated {formatDate(entry.entry_date)} · {currency?.code}</caption>
-              <thead>
-                <tr><th scope="col">Account</th><th scope="col" className="num">Debit</th><th scope="col" className="num">Credit</th></tr>
-              </thead>
-              <tbody>
-                {entry.lines.map((line) => (
-                  <tr key={line.id}>
-                    <td><span className="mono">{line.account_number}</span> {line.account_name}</td>
-                    <td className="num">{line.debit_amount !== '0' ? <Money display={groupDigits(line.display_debit)} /> : null}</td>
-                    <td className="num">{line.credit_amount !== '0' ? <Money display={groupDigits(line.display_credit)} /> : null}</td>
+          <div className="table-section" data-testid="close-preview-entry" data-currency={currency?.code ?? entry.currency_id} key={entry.currency_id}>
+            {/* Outside the scrolling frame, so that it stays in view when long amounts scroll. */}
+            <h3 className="table__caption" id={`close-preview-caption-${entry.currency_id}`}>
+              Closing entry dated {formatDate(entry.entry_date)} · {currency?.code}
+            </h3>
+            <div className="table-wrap">
+              <table className="table table--compact table--key-column" aria-labelledby={`close-preview-caption-${entry.currency_id}`}>
+                <thead>
+                  <tr><th scope="col">Account</th><th scope="col" className="num">Debit</th><th scope="col" className="num">Credit</th></tr>
+                </thead>
+                <tbody>
+                  {entry.lines.map((line) => (
+                    <tr key={line.id}>
+                      <td><span className="mono">{line.account_number}</span> {line.account_name}</td>
+                      <td className="num">{line.debit_amount !== '0' ? <Money display={groupDigits(line.display_debit)} /> : null}</td>
+                      <td className="num">{line.credit_amount !== '0' ? <Money display={groupDigits(line.display_credit)} /> : null}</td>
+                    </tr>
+                  ))}
+                </tbody>
+                <tfoot>
+                  <tr className="row--total">
+                    <th scope="row">Total</th>
+                    <td className="num">{displayMinor(sumMinor(entry.lines.map((line) => line.debit_amount)), currency?.asset_scale ?? 0)}</td>
+                    <td className="num">{displayMinor(sumMinor(entry.lines.map((line) => line.credit_amount)), currency?.asset_scale ?? 0)}</td>
                   </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr className="row--total">
-                  <th scope="row">Total</th>
-                  <td className="num">{displayMinor(sumMinor(entry.lines.map((line) => line.debit_amount)), currency?.asset_scale ?? 0)}</td>
-                  <td className="num">{displayMinor(sumMinor(entry.lines.map((line) => line.credit_amount)), currency?.asset_scale ?? 0)}</td>
-                </tr>
-              </tfoot>
-            </table>
+                </tfoot>
+              </table>
+            </div>
           </div>
         );
       })}

@@ -75,7 +75,7 @@ export function AgedBalancesPage() {
             {/* Outside the scrolling frame, so that it stays in view when the amounts scroll on a phone. */}
             <h2 className="table__caption" id="aged-balances-caption">{report.data.account_number} · {report.data.account_name} · {code}</h2>
             <div className="table-wrap">
-              <table className="table table--aged" aria-labelledby="aged-balances-caption" data-testid="aged-balances-table">
+              <table className="table table--key-column" aria-labelledby="aged-balances-caption" data-testid="aged-balances-table">
                 <thead>
                   <tr>
                     <th scope="col">Account</th>

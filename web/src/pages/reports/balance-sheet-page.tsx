@@ -1,4 +1,5 @@
 /** Balance sheet as of a date (inclusive) or through the end of a period, in one currency. */
+import { useId } from 'react';
 import { reports } from '../../api/endpoints.js';
 import type { BalanceSheetSectionView, BalanceSheetView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect } from '../../components/pickers.js';
@@ -64,14 +65,16 @@ export function BalanceSheetPage() {
             <div>
               <StatementSection title="Liabilities" section={report.data.liabilities} testId="balance-sheet-liabilities" />
               <StatementSection title="Equity" section={report.data.equity} testId="balance-sheet-equity" />
-              <table className="table statement statement--grand">
-                <tbody>
-                  <tr className="row--grand">
-                    <th scope="row">Total liabilities and equity</th>
-                    <td className="num"><Money value={report.data.total_liabilities_and_equity} display={groupDigits(report.data.display_total_liabilities_and_equity)} /></td>
-                  </tr>
-                </tbody>
-              </table>
+              <div className="statement--grand table-wrap">
+                <table className="table statement table--key-column">
+                  <tbody>
+                    <tr className="row--grand">
+                      <th scope="row">Total liabilities and equity</th>
+                      <td className="num"><Money value={report.data.total_liabilities_and_equity} display={groupDigits(report.data.display_total_liabilities_and_equity)} /></td>
+                    </tr>
+                  </tbody>
+                </table>
+              </div>
             </div>
           </div>
         </>
@@ -82,35 +85,39 @@ export function BalanceSheetPage() {
 
 export function StatementSection({ title, section, testId }: { title: string; section: BalanceSheetSectionView; testId: string }) {
   const accounts = useAccountMap();
+  // The heading stays outside the frame that scrolls a long amount sideways on a phone.
+  const captionId = useId();
   return (
     <section className="card card--flush report__section" data-testid={testId}>
-      <table className="table statement">
-        <caption className="table__caption">{title}</caption>
-        <tbody>
-          {section.accounts.length === 0 ? <tr><td className="muted" colSpan={2}>None</td></tr> : null}
-          {withGroupHeaders(section.accounts, accounts).map((item) => (item.kind === 'group' ? (
-            <tr key={item.key} className="row--group">
-              <td colSpan={2}>{item.parent ? <Link to={`/accounts/${item.parentId}`}>{accountLabel(item.parent)}</Link> : 'Control account'}</td>
+      <h2 className="table__caption" id={captionId}>{title}</h2>
+      <div className="table-wrap">
+        <table className="table statement table--key-column" aria-labelledby={captionId}>
+          <tbody>
+            {section.accounts.length === 0 ? <tr><td className="muted" colSpan={2}>None</td></tr> : null}
+            {withGroupHeaders(section.accounts, accounts).map((item) => (item.kind === 'group' ? (
+              <tr key={item.key} className="row--group">
+                <td colSpan={2}>{item.parent ? <Link to={`/accounts/${item.parentId}`}>{accountLabel(item.parent)}</Link> : 'Control account'}</td>
+              </tr>
+            ) : (
+              <tr key={item.key} className={item.row.parent_id ? 'row--child' : ''}>
+                <td>
+                  <span className={item.row.parent_id ? 'indent' : ''}>
+                    {item.row.account_number ? <span className="mono muted">{item.row.account_number} </span> : null}
+                    {item.row.account_id ? <Link to={`/accounts/${item.row.account_id}`}>{item.row.account_name}</Link> : <em>{item.row.account_name}</em>}
+                  </span>
+                </td>
+                <td className="num"><Money value={item.row.balance} display={groupDigits(item.row.display_balance)} /></td>
+              </tr>
+            )))}
+          </tbody>
+          <tfoot>
+            <tr className="row--total">
+              <th scope="row">Total {title.toLowerCase()}</th>
+              <td className="num"><Money value={section.total} display={groupDigits(section.display_total)} /></td>
             </tr>
-          ) : (
-            <tr key={item.key} className={item.row.parent_id ? 'row--child' : ''}>
-              <td>
-                <span className={item.row.parent_id ? 'indent' : ''}>
-                  {item.row.account_number ? <span className="mono muted">{item.row.account_number} </span> : null}
-                  {item.row.account_id ? <Link to={`/accounts/${item.row.account_id}`}>{item.row.account_name}</Link> : <em>{item.row.account_name}</em>}
-                </span>
-              </td>
-              <td className="num"><Money value={item.row.balance} display={groupDigits(item.row.display_balance)} /></td>
-            </tr>
-          )))}
-        </tbody>
-        <tfoot>
-          <tr className="row--total">
-            <th scope="row">Total {title.toLowerCase()}</th>
-            <td className="num"><Money value={section.total} display={groupDigits(section.display_total)} /></td>
-          </tr>
-        </tfoot>
-      </table>
+          </tfoot>
+        </table>
+      </div>
     </section>
   );
 }

@@ -2,6 +2,7 @@
  * Income statement of a period, any date range or all time, in one currency (closing entries
  * excluded), optionally with month or quarter columns side by side.
  */
+import { useId } from 'react';
 import { reports } from '../../api/endpoints.js';
 import type { IncomeStatementView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect } from '../../components/pickers.js';
@@ -102,14 +103,16 @@ export function IncomeStatementPage() {
             testId="income-revenue" />
           <IncomeSection title="Expenses" rows={report.data.expenses} total={report.data.display_total_expenses} totalValue={report.data.total_expenses}
             testId="income-expenses" />
-          <table className="table statement statement--grand">
-            <tbody>
-              <tr className="row--grand" data-testid="income-net">
-                <th scope="row">{BigInt(report.data.net_income) < 0n ? 'Net loss' : 'Net income'}</th>
-                <td className="num"><Money value={report.data.net_income} display={groupDigits(report.data.display_net_income)} /></td>
-              </tr>
-            </tbody>
-          </table>
+          <div className="statement--grand table-wrap">
+            <table className="table statement table--key-column">
+              <tbody>
+                <tr className="row--grand" data-testid="income-net">
+                  <th scope="row">{BigInt(report.data.net_income) < 0n ? 'Net loss' : 'Net income'}</th>
+                  <td className="num"><Money value={report.data.net_income} display={groupDigits(report.data.display_net_income)} /></td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
         </div>
       ) : null}
     </ReportFrame>
@@ -118,35 +121,39 @@ export function IncomeStatementPage() {
 
 function IncomeSection({ title, rows, total, totalValue, testId }: { title: string; rows: Row[]; total: string; totalValue: string; testId: string }) {
   const accounts = useAccountMap();
+  // The heading stays outside the frame that scrolls a long amount sideways on a phone.
+  const captionId = useId();
   return (
     <section className="card card--flush report__section" data-testid={testId}>
-      <table className="table statement">
-        <caption className="table__caption">{title}</caption>
-        <tbody>
-          {rows.length === 0 ? <tr><td className="muted" colSpan={2}>None</td></tr> : null}
-          {withGroupHeaders(rows, accounts).map((item) => (item.kind === 'group' ? (
-            <tr key={item.key} className="row--group">
-              <td colSpan={2}>{item.parent ? <Link to={`/accounts/${item.parentId}`}>{accountLabel(item.parent)}</Link> : 'Control account'}</td>
+      <h2 className="table__caption" id={captionId}>{title}</h2>
+      <div className="table-wrap">
+        <table className="table statement table--key-column" aria-labelledby={captionId}>
+          <tbody>
+            {rows.length === 0 ? <tr><td className="muted" colSpan={2}>None</td></tr> : null}
+            {withGroupHeaders(rows, accounts).map((item) => (item.kind === 'group' ? (
+              <tr key={item.key} className="row--group">
+                <td colSpan={2}>{item.parent ? <Link to={`/accounts/${item.parentId}`}>{accountLabel(item.parent)}</Link> : 'Control account'}</td>
+              </tr>
+            ) : (
+              <tr key={item.key} className={item.row.parent_id ? 'row--child' : ''}>
+                <td>
+                  <span className={item.row.parent_id ? 'indent' : ''}>
+                    <span className="mono muted">{item.row.account_number} </span>
+                    <Link to={`/accounts/${item.row.account_id}`}>{item.row.account_name}</Link>
+                  </span>
+                </td>
+                <td className="num"><Money value={item.row.amount} display={groupDigits(item.row.display_amount)} /></td>
+              </tr>
+            )))}
+          </tbody>
+          <tfoot>
+            <tr className="row--total">
+              <th scope="row">Total {title.toLowerCase()}</th>
+              <td className="num"><Money value={totalValue} display={groupDigits(total)} /></td>
             </tr>
-          ) : (
-            <tr key={item.key} className={item.row.parent_id ? 'row--child' : ''}>
-              <td>
-                <span className={item.row.parent_id ? 'indent' : ''}>
-                  <span className="mono muted">{item.row.account_number} </span>
-                  <Link to={`/accounts/${item.row.account_id}`}>{item.row.account_name}</Link>
-                </span>
-              </td>
-              <td className="num"><Money value={item.row.amount} display={groupDigits(item.row.display_amount)} /></td>
-            </tr>
-          )))}
-        </tbody>
-        <tfoot>
-          <tr className="row--total">
-            <th scope="row">Total {title.toLowerCase()}</th>
-            <td className="num"><Money value={totalValue} display={groupDigits(total)} /></td>
-          </tr>
-        </tfoot>
-      </table>
+          </tfoot>
+        </table>
+      </div>
     </section>
   );
 }
@@ -195,7 +202,7 @@ function IncomeColumnsTable({ data }: { data: IncomeStatementView }) {
   return (
     <section className="card card--flush report__section">
       <div className="table-wrap">
-        <table className="table statement" data-testid="income-columns-table">
+        <table className="table table--key-column" data-testid="income-columns-table">
           <thead>
             <tr>
               <th scope="col">Account</th>

@@ -75,27 +75,32 @@ export function TrialBalancePage() {
             const rows = report.data!.rows.filter((row) => row.currency_id === total.currency_id);
             return (
               <section key={total.currency_id} className="card card--flush report__section">
+                {/* Outside the scrolling frame, so that it stays in view when the amounts scroll. */}
+                <h2 className="table__caption" id={`trial-balance-caption-${total.currency_id}`}>
+                  {code}{!total.is_balanced ? ' · debits and credits differ' : ''}
+                </h2>
                 <div className="table-wrap">
-                  <table className="table table--fixed" data-testid="trial-balance-table">
-                    <caption className="table__caption">{code}{!total.is_balanced ? ' · debits and credits differ' : ''}</caption>
+                  <table className="table table--key-column" aria-labelledby={`trial-balance-caption-${total.currency_id}`}
+                    data-testid="trial-balance-table">
                     <thead>
                       <tr>
-                        <th scope="col" className="col-number hide-narrow">Number</th>
                         <th scope="col">Account</th>
-                        <th scope="col" className="hide-narrow col-type">Type</th>
-                        <th scope="col" className="num col-amount">Debits</th>
-                        <th scope="col" className="num col-amount">Credits</th>
-                        <th scope="col" className="num col-amount">Balance</th>
-                        <th scope="col" className="num col-amount">Debit balance</th>
-                        <th scope="col" className="num col-amount">Credit balance</th>
+                        <th scope="col" className="hide-narrow">Type</th>
+                        <th scope="col" className="num">Debits</th>
+                        <th scope="col" className="num">Credits</th>
+                        <th scope="col" className="num">Balance</th>
+                        <th scope="col" className="num">Debit balance</th>
+                        <th scope="col" className="num">Credit balance</th>
                       </tr>
                     </thead>
                     <tbody>
                       {rows.map((row) => (
                           <tr key={row.account_id} data-testid="trial-balance-row">
-                            <td className="col-number hide-narrow mono">{row.account_number}</td>
-                            <td><span className="show-narrow mono muted">{row.account_number} </span><Link to={`/accounts/${row.account_id}`}>{row.account_name}</Link></td>
-                            <td className="hide-narrow muted">{TYPE_LABELS[row.account_type as keyof typeof TYPE_LABELS] ?? row.account_type}</td>
+                            <th scope="row">
+                              <span className="mono muted">{row.account_number} </span>
+                              <Link to={`/accounts/${row.account_id}`}>{row.account_name}</Link>
+                            </th>
+                            <td className="hide-narrow muted nowrap">{TYPE_LABELS[row.account_type as keyof typeof TYPE_LABELS] ?? row.account_type}</td>
                             <td className="num"><Money display={groupDigits(row.display_debit_total)} /></td>
                             <td className="num"><Money display={groupDigits(row.display_credit_total)} /></td>
                             <td className="num"><Money value={row.net_balance} display={groupDigits(row.display_net_balance)} /></td>
@@ -106,7 +111,6 @@ export function TrialBalancePage() {
                     </tbody>
                     <tfoot>
                       <tr className="row--total">
-                        <th scope="row" className="hide-narrow" />
                         <th scope="row">Total {code}</th>
                         <td className="hide-narrow" />
                         <td className="num" data-testid="trial-balance-total-debit"><Money display={groupDigits(total.display_debit_total)} /></td>
