@@ -227,8 +227,9 @@ export const TOOLS: readonly LedgerTool[] = [
   tool({
     name: 'aged_balances', title: 'Aged balances', writes: false, expensive: true, input: AgedBalancesQuery,
     description: 'Aged receivables or payables of a control account (account_id, has_subledger true) as of as_of_date (default '
-      + 'today): each sub-account with a balance, its open amounts in buckets current (dated that day), days_1_30, days_31_60, '
-      + 'days_61_90 and days_over_90, aged first in, first out (payments settle the oldest items first), and the totals. A credit '
+      + 'today): each sub-account with a balance, its open amounts in buckets by days past due: current (not yet due), days_1_30, '
+      + 'days_31_60, days_61_90 and days_over_90. An amount is due on its entry\'s metadata.due_date, else its entry date plus terms_days '
+      + '(default 30). Aged first in, first out (payments settle the oldest items first), with the totals. A credit '
       + `balance shows as negative amounts. ${AMOUNTS} Example: {"account_id": "0190...", "as_of_date": "2026-06-30"}.`,
     async run(context, args) {
       const report = await context.service.agedBalances(args);

@@ -169,12 +169,15 @@ export type GeneralLedgerView = Static<typeof GeneralLedger>;
 export const AgedBalancesQuery = Type.Object({
   account_id: Type.Optional(Id),
   as_of_date: Type.Optional(DateString),
+  terms_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650,
+    description: 'Payment terms in days: an amount falls due this many days after its entry date, unless its entry\'s metadata.due_date says when; default 30' })),
 }, { additionalProperties: false });
 export type AgedBalancesInput = Static<typeof AgedBalancesQuery>;
 
 /**
- * The five age buckets (current: dated on the as-of date; then 1-30, 31-60, 61-90 and over 90 days
- * old) and their sum, the balance as of the date, each with its display form.
+ * The five age buckets by days past due on the as-of date (current: not yet due; then 1-30,
+ * 31-60, 61-90 and over 90 days past due) and their sum, the balance as of the date, each with its
+ * display form.
  */
 const AgeBuckets = {
   current: Amount,
@@ -195,6 +198,7 @@ export const AgedBalances = Type.Object({
   ...companyField,
   ...reportAccountFields,
   as_of_date: DateString,
+  terms_days: Type.Integer({ description: 'The payment terms the amounts without a due date were aged by' }),
   rows: Type.Array(Type.Object({
     account_id: Id, account_number: Type.String(), account_name: Type.String(), entity_id: Nullable(Type.String()),
     ...AgeBuckets,

@@ -10,7 +10,7 @@ import { nextDay, parseDate } from '../domain/dates.js';
 import { notFound, validationError } from '../domain/errors.js';
 import {
   type AgedAccount, type AgedBalances, AGE_BUCKETS, ageOpenAmount, type BucketAmounts, buildAgedBalances, type DatedAmount,
-  sideOfBalance,
+  DEFAULT_TERMS_DAYS, sideOfBalance,
 } from '../domain/reports/aged-balances.js';
 import type { NormalBalance } from '../domain/types.js';
 import type { AgedBalancesInput } from '../schemas/report.js';
@@ -25,6 +25,7 @@ import { TimeSlice } from './time-slice.js';
  * thousands of open items costs a few queries, not hundreds.
  */
 const FIRST_PAGE_SIZE = 50;
+const MAX_TERMS_DAYS = 3650;
 const LARGEST_PAGE_SIZE = 1600;
 
 export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput): Promise<AgedBalances & { company_name: string | null }> {
@@ -34,6 +35,10 @@ export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput
         'Pass account_id=<id of a control account>, such as accounts receivable or accounts payable');
     }
     const asOf = input.as_of_date === undefined ? ctx.today() : parseDate(input.as_of_date, 'as_of_date');
+    const termsDays = input.terms_days ?? DEFAULT_TERMS_DAYS;
+    if (!Number.isInteger(termsDays) || termsDays < 0 || termsDays > MAX_TERMS_DAYS) {
+      throw validationError(`terms_days must be a whole number of days from 0 to ${MAX_TERMS_DAYS}`, 'terms_days', 'Use e.g. 30 for net 30');
+    }
     const control = await reads.getAccount(input.account_id);
     if (!control) throw notFound('Account', input.account_id, 'account_id');
     if (!control.has_subledger) {
@@ -53,10 +58,11 @@ export async function agedBalances(ctx: ServiceContext, input: AgedBalancesInput
       if (balance === 0n) continue;
       const open = balance < 0n ? -balance : balance;
       const side = sideOfBalance(control.normal_balance, balance);
-      const buckets = ageOpenAmount(open, await newestUntilCovered(reads, slice, account.id, side, asOf, open), asOf);
+      const buckets = ageOpenAmount(open, await newestUntilCovered(reads, slice, account.id, side, asOf, open), asOf, termsDays);
       aged.push({ account, buckets: balance < 0n ? negated(buckets) : buckets });
     }
-    return { company_name: await companyNameOf(reads), ...buildAgedBalances(control, asOf, aged, await ctx.scaleOf(control.currency_id, reads)) };
+    return { company_name: await companyNameOf(reads),
+      ...buildAgedBalances(control, asOf, aged, await ctx.scaleOf(control.currency_id, reads), termsDays) };
   });
 }
 

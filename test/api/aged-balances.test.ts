@@ -4,7 +4,8 @@ import { accountOpener, getReport, post, report, reverse, subAccount } from '../
 
 /**
  * Aged receivables and payables, every bucket computed by hand. USD (cents), one period for 2026,
- * aged as of 2026-06-30 (days old in brackets). Receivables (control 1200, debit normal):
+ * aged as of 2026-06-30 with terms of 0 days (due on the entry's date, so days past due are days
+ * old, in brackets); the terms and stated due dates have tests of their own below. Receivables (control 1200, debit normal):
  *
  *   Acme     invoices 03-01 1000.00 [121], 04-15 500.00 [76], 05-20 300.00 [41], 06-10 200.00 [20],
  *            06-30 50.00 [0]; paid 05-25 1200.00. After the date: invoice 07-05 999.00, paid 07-02 100.00.
@@ -89,7 +90,7 @@ describe('aged balances', () => {
     row.display_days_over_90, row.display_total];
 
   it('ages each customer\'s open balance first in, first out into the five buckets as of the date', async () => {
-    const aged = await report(api, 'aged-balances', { account_id: a.receivables.id, as_of_date: '2026-06-30' });
+    const aged = await report(api, 'aged-balances', { terms_days: 0, account_id: a.receivables.id, as_of_date: '2026-06-30' });
     expect(aged).toMatchObject({
       account_id: a.receivables.id, account_number: '1200', account_name: 'Receivables', normal_balance: 'debit',
       currency_id: usd.id, as_of_date: '2026-06-30',
@@ -111,7 +112,7 @@ describe('aged balances', () => {
 
   it('totals the control account\'s balance as of the date, and each row its sub-account\'s', async () => {
     for (const asOf of ['2026-06-30', '2026-05-31', '2026-03-01', '2026-07-31']) {
-      const aged = await report(api, 'aged-balances', { account_id: a.receivables.id, as_of_date: asOf });
+      const aged = await report(api, 'aged-balances', { terms_days: 0, account_id: a.receivables.id, as_of_date: asOf });
       const ledger = await report(api, 'general-ledger', { account_id: a.receivables.id, end_date: asOf, limit: 1 });
       expect(aged.totals.total, `as of ${asOf}`).toBe(ledger.ending_balance);
       const sum = aged.rows.reduce((total: bigint, row: any) => total + BigInt(row.total), 0n);
@@ -127,13 +128,13 @@ describe('aged balances', () => {
 
   it('leaves out entries dated after the as-of date and ages from that date', async () => {
     // On 2026-07-31 Acme's July invoice and payment count too.
-    const july = await report(api, 'aged-balances', { account_id: a.receivables.id, as_of_date: '2026-07-31' });
+    const july = await report(api, 'aged-balances', { terms_days: 0, account_id: a.receivables.id, as_of_date: '2026-07-31' });
     const acme = july.rows.find((row: any) => row.account_id === c.acme.id);
     // Balance 850.00 + 999.00 - 100.00 = 1749.00; newest first: 999.00 (07-05, 26 days), 50.00
     // (06-30, 31), 200.00 (06-10, 51), 300.00 (05-20, 72), then 200.00 of 04-15 (107).
     expect(buckets(acme)).toEqual(['0.00', '999.00', '250.00', '300.00', '200.00', '1749.00']);
     // On 2026-03-01 only Acme's first invoice and Globex's January invoice less its payment exist.
-    const march = await report(api, 'aged-balances', { account_id: a.receivables.id, as_of_date: '2026-03-01' });
+    const march = await report(api, 'aged-balances', { terms_days: 0, account_id: a.receivables.id, as_of_date: '2026-03-01' });
     expect(march.rows.map((row: any) => [row.account_name, ...buckets(row)])).toEqual([
       ['Acme', '1000.00', '0.00', '0.00', '0.00', '0.00', '1000.00'],
       ['Globex', '0.00', '0.00', '250.00', '0.00', '0.00', '250.00'],
@@ -144,17 +145,17 @@ describe('aged balances', () => {
     // On 06-01 the wrong invoice is not reversed yet, so it is open like any other: Globex owes
     // 1280.00 = 700.00 (06-01, current) + 80.00 (05-31, 1 day) + 250.00 (04-01, 61 days) + 250.00
     // of 01-15 (137 days).
-    const before = await report(api, 'aged-balances', { account_id: a.receivables.id, as_of_date: '2026-06-01' });
+    const before = await report(api, 'aged-balances', { terms_days: 0, account_id: a.receivables.id, as_of_date: '2026-06-01' });
     expect(buckets(before.rows.find((row: any) => row.account_id === c.globex.id)))
       .toEqual(['700.00', '80.00', '0.00', '250.00', '250.00', '1280.00']);
     // From 06-02 on the pair cancels out and is no open item (else the 700.00 would cover the whole balance).
-    const after = await report(api, 'aged-balances', { account_id: a.receivables.id, as_of_date: '2026-06-02' });
+    const after = await report(api, 'aged-balances', { terms_days: 0, account_id: a.receivables.id, as_of_date: '2026-06-02' });
     expect(buckets(after.rows.find((row: any) => row.account_id === c.globex.id)))
       .toEqual(['0.00', '80.00', '0.00', '250.00', '250.00', '580.00']);
   });
 
   it('ages payables on the credit side: a supplier\'s bills less payments', async () => {
-    const aged = await report(api, 'aged-balances', { account_id: a.payables.id, as_of_date: '2026-06-30' });
+    const aged = await report(api, 'aged-balances', { terms_days: 0, account_id: a.payables.id, as_of_date: '2026-06-30' });
     expect(aged).toMatchObject({ account_number: '2100', normal_balance: 'credit', currency_id: usd.id });
     expect(aged.rows.map((row: any) => [row.account_name, ...buckets(row)])).toEqual([
       ['Paper Co', '0.00', '120.00', '0.00', '0.00', '30.00', '150.00'],
@@ -164,13 +165,13 @@ describe('aged balances', () => {
 
   it('ages as of today (the server\'s date) when no date is given', async () => {
     // The test clock stands at 2026-03-15: Acme's 03-01 invoice is 14 days old.
-    const aged = await report(api, 'aged-balances', { account_id: a.receivables.id });
+    const aged = await report(api, 'aged-balances', { terms_days: 0, account_id: a.receivables.id });
     expect(aged.as_of_date).toBe('2026-03-15');
     expect(buckets(aged.rows.find((row: any) => row.account_id === c.acme.id))).toEqual(['0.00', '1000.00', '0.00', '0.00', '0.00', '1000.00']);
   });
 
   it('answers no rows and zero totals for a control account without balances', async () => {
-    const aged = await report(api, 'aged-balances', { account_id: a.receivables.id, as_of_date: '2026-01-01' });
+    const aged = await report(api, 'aged-balances', { terms_days: 0, account_id: a.receivables.id, as_of_date: '2026-01-01' });
     expect(aged.rows).toEqual([]);
     expect(buckets(aged.totals)).toEqual(['0.00', '0.00', '0.00', '0.00', '0.00', '0.00']);
   });
@@ -214,7 +215,51 @@ describe('aged balances', () => {
   it('is described in the OpenAPI document', async () => {
     const spec = (await api.request('GET', '/docs/json', undefined, { token: null })).body;
     const operation = spec.paths['/api/v1/reports/aged-balances'].get;
-    expect(operation.parameters.map((parameter: any) => parameter.name).sort()).toEqual(['account_id', 'as_of_date']);
+    expect(operation.parameters.map((parameter: any) => parameter.name).sort()).toEqual(['account_id', 'as_of_date', 'terms_days']);
     expect(Object.keys(operation.responses)).toContain('200');
+  });
+
+  describe('by days past due', () => {
+    /**
+     * A customer of its own, as of 2026-06-30: invoice 06-25 100.00 (due 07-25 on net 30: not yet
+     * due), invoice 05-20 200.00 (due 06-19: 11 days past due), invoice 03-01 300.00 stating
+     * `metadata.due_date` 2026-06-29 (1 day past due), invoice 02-01 400.00 with a due date that is
+     * no date ("soon": due 03-03 by the terms, 119 days past due).
+     */
+    let customer: { id: string };
+    beforeAll(async () => {
+      customer = await subAccount(api, a.receivables.id, '1200-20', 'Terms Ltd', 'terms');
+      const invoice = async (date: string, amount: string, metadata?: Record<string, unknown>) => dataOf(await api.request('POST',
+        '/api/v1/journal-entries', { entry_date: date, description: 'Invoice', ...(metadata ? { metadata } : {}),
+          lines: [{ account_id: customer.id, debit_amount: amount }, { account_id: a.sales.id, credit_amount: amount }] }), 201);
+      await invoice('2026-06-25', '10000');
+      await invoice('2026-05-20', '20000');
+      await invoice('2026-03-01', '30000', { due_date: '2026-06-29' });
+      await invoice('2026-02-01', '40000', { due_date: 'soon' });
+    });
+
+    const row = async (params: Record<string, string | number>) => {
+      const aged = await report(api, 'aged-balances', { account_id: a.receivables.id, as_of_date: '2026-06-30', ...params });
+      return { aged, buckets: buckets(aged.rows.find((candidate: any) => candidate.account_id === customer.id)) };
+    };
+
+    it('ages by net 30 by default, and by a stated due date when the entry has a valid one', async () => {
+      const { aged, buckets: found } = await row({});
+      expect(aged.terms_days).toBe(30);
+      expect(found).toEqual(['100.00', '500.00', '0.00', '0.00', '400.00', '1000.00']);
+    });
+
+    it('ages by the terms given: net 0 is due on the entry date, net 60 later still', async () => {
+      // Net 0: 06-25 is 5 days past due, 05-20 41, the stated 06-29 still 1, 02-01 149.
+      expect((await row({ terms_days: 0 })).buckets).toEqual(['0.00', '400.00', '200.00', '0.00', '400.00', '1000.00']);
+      // Net 60: 06-25 and 05-20 not yet due, the stated 06-29 1 day past due, 02-01 due 04-02: 89.
+      expect((await row({ terms_days: 60 })).buckets).toEqual(['300.00', '300.00', '0.00', '400.00', '0.00', '1000.00']);
+    });
+
+    it('refuses terms outside 0 to 3650 days', async () => {
+      for (const terms of ['-1', '3651', '1.5', 'net30']) {
+        expectError(await getReport(api, 'aged-balances', { account_id: a.receivables.id, terms_days: terms }), 400, 'VALIDATION_ERROR', 'terms_days');
+      }
+    });
   });
 });

@@ -37,10 +37,10 @@ beforeAll(async () => {
 
 describe.concurrent('ledger reports aged-balances', () => {
   it('prints each customer\'s buckets and the totals, amounts grouped in thousands', async () => {
-    const run = await ledgerAsync(['reports', 'aged-balances', '--account', '1200', '--as-of', '2026-06-30'], { db });
+    const run = await ledgerAsync(['reports', 'aged-balances', '--account', '1200', '--as-of', '2026-06-30', '--terms', '0'], { db });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     const [title, ...table] = tableCells(run.stdout);
-    expect(title).toEqual(['Aged balances of 1200 Receivables as of 2026-06-30']);
+    expect(title).toEqual(['Aged balances of 1200 Receivables as of 2026-06-30, days past due (terms 0 days unless an entry states its due date)']);
     expect(table).toEqual([
       ['CURRENCY', 'NUMBER', 'ACCOUNT', 'CURRENT', '1-30', '31-60', '61-90', 'OVER 90', 'TOTAL'],
       ['USD', '1200-001', 'Acme Ltd', '100.00', '0.00', '0.00', '0.00', '1,000,000.00', '1,000,100.00'],
@@ -51,6 +51,15 @@ describe.concurrent('ledger reports aged-balances', () => {
     // Amounts are right-aligned under their headers.
     const lines = run.stdout.split('\n');
     expect(lines[2]!.indexOf('1,000,100.00') + '1,000,100.00'.length).toBe(lines[1]!.indexOf('TOTAL') + 'TOTAL'.length);
+  });
+
+  it('ages by net 30 without --terms, and refuses terms that are not a number of days (usage error)', async () => {
+    const net30 = await ledgerJsonAsync(['reports', 'aged-balances', '--account', '1200', '--as-of', '2026-06-30'], { db });
+    expect(net30.data.terms_days).toBe(30);
+    const net0 = await ledgerJsonAsync(['reports', 'aged-balances', '--account', '1200', '--as-of', '2026-06-30', '--terms', '0'], { db });
+    expect(net30.data.totals.total).toBe(net0.data.totals.total);
+    expect(BigInt(net30.data.totals.current)).toBeGreaterThan(BigInt(net0.data.totals.current));
+    expect((await ledgerAsync(['reports', 'aged-balances', '--account', '1200', '--terms', 'net30'], { db })).status).toBe(2);
   });
 
   it('takes the control account by name or id, and ages as of today without --as-of', async () => {

@@ -65,14 +65,20 @@ describe('aged receivables in the browser', { timeout: 60_000 }, () => {
     expect(await aged.account.locator('option:not([disabled])').allInnerTexts()).toEqual(['Choose a control account…', '1200 · Receivables']);
     await aged.chooseAccount('1200 · Receivables');
     await aged.asOf.fill('2025-06-30');
+    // Net 30 by default: Acme's invoice of 06-20 is not yet due.
+    await expectText(aged.frame, /Net 30/);
     await expectCount(aged.rows, 2);
+    expect(await aged.amounts(aged.row('Acme'))).toEqual(['250.00', '0.00', '0.00', '0.00', '1,000.00', '1,250.00']);
+    // Net 0 ages by the entry date.
+    await aged.terms.fill('0');
+    await expectText(aged.frame, /Net 0/);
     await expectText(aged.totals, '1,170.00');
     expect(await aged.amounts(aged.row('Acme'))).toEqual(['0.00', '250.00', '0.00', '0.00', '1,000.00', '1,250.00']);
     expect(await aged.amounts(aged.row('Globex'))).toEqual(['-80.00', '0.00', '0.00', '0.00', '0.00', '-80.00']);
     expect(await aged.amounts(aged.totals)).toEqual(['-80.00', '250.00', '0.00', '0.00', '1,000.00', '1,170.00']);
     expect(await aged.row('Globex').locator('.money--negative').count()).toBe(2);
-    expect(new URL(page.url()).search).toBe(`?account=${receivablesId}&as_of=2025-06-30`);
-    await expectText(aged.frame, /1200 · Receivables · As of .*2025 · USD/);
+    expect(new URL(page.url()).search).toBe(`?account=${receivablesId}&as_of=2025-06-30&terms=0`);
+    await expectText(aged.frame, /1200 · Receivables · As of .*2025 · Net 0 · USD/);
     await e2e.screenshot(page, 'report-aged-balances');
 
     // An earlier date: only Acme's first invoice, 2 days old on 2025-03-03.
@@ -88,7 +94,7 @@ describe('aged receivables in the browser', { timeout: 60_000 }, () => {
 
   it('downloads the report as CSV, the date in the file name', async () => {
     const page = await signedIn();
-    const aged = await new AgedBalancesPage(page).goto(`?account=${receivablesId}&as_of=2025-06-30`);
+    const aged = await new AgedBalancesPage(page).goto(`?account=${receivablesId}&as_of=2025-06-30&terms=0`);
     await expectText(aged.totals, '1,170.00');
     const download = await aged.downloadCsv();
     expect(download.suggestedFilename()).toBe('aged-balances-1200-2025-06-30.csv');

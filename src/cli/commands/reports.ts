@@ -1,5 +1,5 @@
 /** `ledger reports trial-balance|balance-sheet|income-statement|general-ledger|aged-balances`. */
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { BalanceSheet } from '../../domain/reports/balance-sheet.js';
 import type { IncomeStatement } from '../../domain/reports/income-statement.js';
 import type { AgedBalancesView, GeneralLedgerView } from '../../schemas/report.js';
@@ -10,6 +10,11 @@ import { groupThousands, printFields } from '../render/format.js';
 import { printTable } from '../render/table.js';
 import { resolvedIds } from '../resolve-names.js';
 import { withService } from '../with-service.js';
+
+function parseTermsDays(text: string): number {
+  if (!/^\d{1,4}$/.test(text) || Number(text) > 3650) throw new InvalidArgumentError('--terms takes a whole number of days from 0 to 3650');
+  return Number(text);
+}
 
 export function registerReportCommands(program: Command): void {
   const reports = program.command('reports').description('Trial balance, balance sheet, income statement, general ledger, aged balances');
@@ -143,11 +148,14 @@ export function registerReportCommands(program: Command): void {
     .description('Aged receivables or payables: each sub-account of a control account in age buckets as of a date')
     .requiredOption('--account <account>', 'the control account (id, number or name), such as accounts receivable')
     .option('--as-of <date>', 'age on this day, entries dated after it left out (default: today)')
-    .addHelpText('after', '\nOpen amounts are aged first in, first out: payments settle the oldest items first.\n'
-      + '\nExample:\n  $ ledger reports aged-balances --account 1200 --as-of 2026-06-30')
-    .action(withService(async (service, { json }, options: { account: string; asOf?: string }) => {
+    .option('--terms <days>', 'payment terms: an amount falls due this many days after its entry, unless its metadata.due_date says (default 30)',
+      parseTermsDays)
+    .addHelpText('after', '\nOpen amounts are aged first in, first out: payments settle the oldest items first. Buckets count days past due:\n'
+      + 'current (not yet due), 1-30, 31-60, 61-90, over 90.\n'
+      + '\nExample:\n  $ ledger reports aged-balances --account 1200 --as-of 2026-06-30 --terms 14')
+    .action(withService(async (service, { json }, options: { account: string; asOf?: string; terms?: number }) => {
       const ids = await resolvedIds(service, { account: options.account });
-      const report = await service.agedBalances({ account_id: ids.account, as_of_date: options.asOf });
+      const report = await service.agedBalances({ account_id: ids.account, as_of_date: options.asOf, terms_days: options.terms });
       if (json) printJson({ data: report });
       else printAgedBalances(report, (await service.getCurrency(report.currency_id)).code);
     }));
@@ -212,7 +220,8 @@ function printIncomeColumns(report: IncomeStatement, code: string): void {
 /** One row per sub-account with a balance, then the totals; the buckets are the API's. */
 function printAgedBalances(report: AgedBalancesView, code: string): void {
   printCompanyLine(report.company_name);
-  process.stdout.write(`Aged balances of ${report.account_number} ${report.account_name} as of ${report.as_of_date}\n`);
+  process.stdout.write(`Aged balances of ${report.account_number} ${report.account_name} as of ${report.as_of_date}, days past due `
+    + `(terms ${report.terms_days} days unless an entry states its due date)\n`);
   const amounts = (row: AgedBalancesView['totals']) => [row.display_current, row.display_days_1_30, row.display_days_31_60,
     row.display_days_61_90, row.display_days_over_90, row.display_total];
   const rows = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testAccount as account } from '../../../test/fixtures/domain.js';
 import {
-  ageInDays, ageOpenAmount, type BucketAmounts, bucketOf, buildAgedBalances, type DatedAmount, sideOfBalance, zeroBuckets,
+  ageInDays, ageOpenAmount, type BucketAmounts, bucketOf, buildAgedBalances, type DatedAmount, dueDateOf, sideOfBalance, zeroBuckets,
 } from './aged-balances.js';
 
 const AS_OF = '2026-06-30';
@@ -35,7 +35,7 @@ describe('ageOpenAmount (first in, first out)', () => {
     // Invoices of 100 (120 days old), 200 (45 days), 50 (today); 180 paid: 170 are open.
     // FIFO: the payment settles the 100 and 80 of the 200, leaving 120 of it and the 50.
     const newestFirst = [moved('2026-06-30', 50n), moved('2026-05-16', 200n), moved('2026-03-02', 100n)];
-    expect(ageOpenAmount(170n, newestFirst, AS_OF)).toEqual(buckets({ current: 50n, days_31_60: 120n }));
+    expect(ageOpenAmount(170n, newestFirst, AS_OF, 0)).toEqual(buckets({ current: 50n, days_31_60: 120n }));
   });
 
   it('reads no further than it needs', () => {
@@ -43,16 +43,36 @@ describe('ageOpenAmount (first in, first out)', () => {
       yield moved('2026-06-01', 10n);
       throw new Error('read past the open amount');
     }
-    expect(ageOpenAmount(10n, movements(), AS_OF)).toEqual(buckets({ days_1_30: 10n }));
+    expect(ageOpenAmount(10n, movements(), AS_OF, 0)).toEqual(buckets({ days_1_30: 10n }));
   });
 
   it('is exact far beyond a double\'s precision', () => {
     const huge = (1n << 126n) + 7n;
-    expect(ageOpenAmount(huge - 1n, [moved('2026-01-01', huge)], AS_OF)).toEqual(buckets({ days_over_90: huge - 1n }));
+    expect(ageOpenAmount(huge - 1n, [moved('2026-01-01', huge)], AS_OF, 0)).toEqual(buckets({ days_over_90: huge - 1n }));
   });
 
   it('throws when the movements do not cover the open amount (totals and lines disagree)', () => {
     expect(() => ageOpenAmount(100n, [moved('2026-06-01', 60n)], AS_OF)).toThrow(/40 missing/);
+  });
+});
+
+describe('days past due (terms and stated due dates)', () => {
+  it.each([
+    [{ entry_date: '2026-06-25', amount: 1n }, 30, '2026-07-25'],
+    [{ entry_date: '2026-06-25', amount: 1n }, 0, '2026-06-25'],
+    [{ entry_date: '2026-01-31', amount: 1n }, 30, '2026-03-02'],
+    [{ entry_date: '2026-03-01', amount: 1n, due_date: '2026-06-29' }, 30, '2026-06-29'],
+    [{ entry_date: '2026-03-01', amount: 1n, due_date: '2026-02-30' }, 10, '2026-03-11'],
+    [{ entry_date: '2026-03-01', amount: 1n, due_date: 20260629 }, 10, '2026-03-11'],
+    [{ entry_date: '2026-03-01', amount: 1n, due_date: null }, 10, '2026-03-11'],
+  ] as [DatedAmount, number, string][])('case %# (terms %i days) falls due on %s', (movement, terms, due) => {
+    expect(dueDateOf(movement, terms)).toBe(due);
+  });
+
+  it('is current until due and ages by the days past due after', () => {
+    // Net 30 as of 06-30: an invoice of 06-01 is due 07-01 (current), one of 05-20 is 11 days past due.
+    expect(ageOpenAmount(30n, [moved('2026-06-01', 10n), moved('2026-05-20', 20n)], AS_OF)).toEqual(buckets({ current: 10n, days_1_30: 20n }));
+    expect(ageOpenAmount(10n, [{ entry_date: '2025-01-01', amount: 10n, due_date: '2026-07-15' }], AS_OF)).toEqual(buckets({ current: 10n }));
   });
 });
 

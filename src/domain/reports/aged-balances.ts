@@ -4,12 +4,15 @@
  * no payment to an invoice, so a sub-account's balance is aged first-in-first-out, as accounting
  * tools do without matching: every movement against the balance's side settles the oldest open
  * items first, so what is still open is made of the newest movements on the balance's side, the
- * oldest of them perhaps only in part. Each open amount goes into a bucket by its age in days on
- * the as-of date: 0 days (dated on the as-of date) is current, then 1-30, 31-60, 61-90 and over 90.
+ * oldest of them perhaps only in part. Each open amount goes into a bucket by its days past due on
+ * the as-of date: its due date is its entry's `metadata.due_date` when that is a valid date, else
+ * the entry date plus the terms (`terms_days`, 30 by default); not yet due (0 days or fewer) is
+ * current, then 1-30, 31-60, 61-90 and over 90 days past due.
  * A balance on the other side (a customer's credit, a prepayment to a supplier) is aged the same
  * way from the newest movements on that side and shown as negative amounts, so every sub-account's
  * buckets add up to its balance.
  */
+import { addDays, isCalendarDate } from '../dates.js';
 import { asAmount } from '../money/amount.js';
 import type { Account, NormalBalance } from '../types.js';
 import { money } from './report-inputs.js';
@@ -18,15 +21,25 @@ export const AGE_BUCKETS = ['current', 'days_1_30', 'days_31_60', 'days_61_90', 
 export type AgeBucket = (typeof AGE_BUCKETS)[number];
 export type BucketAmounts = Record<AgeBucket, bigint>;
 
-/** An amount moved on one day: a line's debit or credit amount with its entry's date. */
+/** An amount moved on one day: a line's debit or credit amount with its entry's date and stated due date. */
 export interface DatedAmount {
   entry_date: string;
   amount: bigint;
+  /** The entry's `metadata.due_date` as stored (anything; used only when it is a valid date). */
+  due_date?: unknown;
+}
+
+export const DEFAULT_TERMS_DAYS = 30;
+
+/** When an amount falls due: its stated due date if valid, else its date plus the terms. */
+export function dueDateOf(movement: DatedAmount, termsDays: number): string {
+  if (typeof movement.due_date === 'string' && isCalendarDate(movement.due_date)) return movement.due_date;
+  return addDays(movement.entry_date, termsDays);
 }
 
 const DAY_MS = 86_400_000;
 
-/** Whole days from `entryDate` to `asOfDate` (both YYYY-MM-DD); 0 on the same day. */
+/** Whole days from `entryDate` (or a due date) to `asOfDate` (both YYYY-MM-DD); 0 on the same day, negative before it. */
 export function ageInDays(entryDate: string, asOfDate: string): number {
   return Math.round((Date.parse(`${asOfDate}T00:00:00Z`) - Date.parse(`${entryDate}T00:00:00Z`)) / DAY_MS);
 }
@@ -49,13 +62,13 @@ export function zeroBuckets(): BucketAmounts {
  * movements must cover the amount (the balance is their sum less the movements against them);
  * if they do not, the books disagree with their totals and this throws.
  */
-export function ageOpenAmount(open: bigint, newestFirst: Iterable<DatedAmount>, asOfDate: string): BucketAmounts {
+export function ageOpenAmount(open: bigint, newestFirst: Iterable<DatedAmount>, asOfDate: string, termsDays = DEFAULT_TERMS_DAYS): BucketAmounts {
   const buckets = zeroBuckets();
   let missing = open;
   if (missing > 0n) {
     for (const movement of newestFirst) {
       const taken = movement.amount < missing ? movement.amount : missing;
-      buckets[bucketOf(ageInDays(movement.entry_date, asOfDate))] += taken;
+      buckets[bucketOf(ageInDays(dueDateOf(movement, termsDays), asOfDate))] += taken;
       missing -= taken;
       if (missing === 0n) break;
     }
@@ -94,6 +107,7 @@ export interface AgedBalances {
   normal_balance: NormalBalance;
   currency_id: string;
   as_of_date: string;
+  terms_days: number;
   rows: AgedBalanceRow[];
   totals: BucketFields;
 }
@@ -114,7 +128,8 @@ function bucketFields(buckets: BucketAmounts, scale: number): BucketFields {
 }
 
 /** The report: one row per sub-account given (in the order given), and each bucket's total. */
-export function buildAgedBalances(control: Account, asOfDate: string, aged: readonly AgedAccount[], scale: number): AgedBalances {
+export function buildAgedBalances(control: Account, asOfDate: string, aged: readonly AgedAccount[], scale: number,
+  termsDays = DEFAULT_TERMS_DAYS): AgedBalances {
   const totals = zeroBuckets();
   for (const { buckets } of aged) {
     for (const bucket of AGE_BUCKETS) totals[bucket] += buckets[bucket];
@@ -126,6 +141,7 @@ export function buildAgedBalances(control: Account, asOfDate: string, aged: read
     normal_balance: control.normal_balance,
     currency_id: control.currency_id,
     as_of_date: asOfDate,
+    terms_days: termsDays,
     rows: aged.map(({ account, buckets }) => ({
       account_id: account.id,
       account_number: account.account_number,

@@ -54,6 +54,8 @@ export interface AccountLine extends JournalLineView {
 export interface SideAmount {
   entry_date: string;
   amount: AmountMinor;
+  /** The entry's `metadata.due_date`, whatever it holds; null when it has none. */
+  due_date: unknown;
 }
 
 /** Whose lines: one posting account's, or every sub-account's of a control account. */

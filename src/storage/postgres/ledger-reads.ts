@@ -163,7 +163,7 @@ export function ledgerReads(q: PgQueries) {
       // The account's index range read backwards from the date; a reversed entry and its reversal
       // are found by their unique ids (both indexed), so skipping them costs two lookups a line.
       const rows = await q.all<SideAmountRow>(
-        `SELECT l.entry_date, l.seq, ${amount}::text AS amount
+        `SELECT l.entry_date, l.seq, ${amount}::text AS amount, e.metadata::jsonb -> 'due_date' AS due_date
          FROM journal_lines l
          JOIN journal_entries e ON e.seq = l.entry_seq
          WHERE l.account_id = $1 AND l.entry_date <= $2${after} AND ${amount} <> 0

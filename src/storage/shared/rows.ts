@@ -68,11 +68,11 @@ export function toLine(row: LineRow): JournalLineView {
 
 /** A line's amount on one side, with the keyset of its place in the account's lines. */
 export interface SideAmountRow {
-  entry_date: string; seq: number | string; amount: string;
+  entry_date: string; seq: number | string; amount: string; due_date: unknown;
 }
 
 export function toSideAmount(row: SideAmountRow): SideAmount {
-  return { entry_date: row.entry_date, amount: parseStoredAmount(row.amount) };
+  return { entry_date: row.entry_date, amount: parseStoredAmount(row.amount), due_date: row.due_date ?? null };
 }
 
 export interface AccountLineRow extends LineRow {

@@ -152,7 +152,7 @@ export function ledgerReads(q: SqliteQueries) {
       // The account's index range read backwards from the date; a reversed entry and its reversal
       // are found by their unique ids (both indexed), so skipping them costs two lookups a line.
       const rows = q.all<SideAmountRow>(
-        `SELECT l.entry_date, l.seq, ${amount} AS amount
+        `SELECT l.entry_date, l.seq, ${amount} AS amount, json_extract(e.metadata, '$.due_date') AS due_date
          FROM journal_lines l
          JOIN journal_entries e ON e.seq = l.entry_seq
          WHERE l.account_id = ?${bound} AND ${amount} <> '0'

@@ -9,6 +9,7 @@ export class AgedBalancesPage extends ReportPage {
   }
 
   get asOf(): Locator { return this.page.getByTestId('report-as-of'); }
+  get terms(): Locator { return this.page.getByTestId('report-terms'); }
   get table(): Locator { return this.page.getByTestId('aged-balances-table'); }
   get rows(): Locator { return this.page.getByTestId('aged-balances-row'); }
   get totals(): Locator { return this.page.getByTestId('aged-balances-totals'); }

@@ -1,6 +1,7 @@
 /**
  * Aged balances: a control account's sub-accounts (customers for receivables, suppliers for
- * payables) with their open balance by age as of a date, aged first in, first out by the server.
+ * payables) with their open balance by days past due as of a date, aged first in, first out by
+ * the server, on payment terms the user can change.
  */
 import { reports } from '../../api/endpoints.js';
 import type { AgedBalancesView } from '../../api/types.js';
@@ -14,12 +15,14 @@ import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
 import { useApi } from '../../lib/use-api.js';
 import { ReportFrame } from './report-frame.js';
 
+const DEFAULT_TERMS_DAYS = 30;
+
 type Buckets = AgedBalancesView['totals'];
 
 /** The buckets in column order: heading, CSV column, and the row's display amount. */
 const BUCKETS: { heading: string; csv: string; display: (row: Buckets) => string; raw: (row: Buckets) => string }[] = [
-  { heading: 'Current', csv: 'current', display: (row) => row.display_current, raw: (row) => row.current },
-  { heading: '1–30 days', csv: 'days_1_30', display: (row) => row.display_days_1_30, raw: (row) => row.days_1_30 },
+  { heading: 'Current (not yet due)', csv: 'current', display: (row) => row.display_current, raw: (row) => row.current },
+  { heading: '1–30 days past due', csv: 'days_1_30', display: (row) => row.display_days_1_30, raw: (row) => row.days_1_30 },
   { heading: '31–60 days', csv: 'days_31_60', display: (row) => row.display_days_31_60, raw: (row) => row.days_31_60 },
   { heading: '61–90 days', csv: 'days_61_90', display: (row) => row.display_days_61_90, raw: (row) => row.days_61_90 },
   { heading: 'Over 90 days', csv: 'days_over_90', display: (row) => row.display_days_over_90, raw: (row) => row.days_over_90 },
@@ -30,14 +33,16 @@ export function AgedBalancesPage() {
   const search = useSearchParams();
   const accountId = search.get('account') ?? '';
   const asOf = search.get('as_of') || todayIso();
+  const termsText = search.get('terms') ?? '';
+  const terms = /^\d{1,4}$/.test(termsText) && Number(termsText) <= 3650 ? Number(termsText) : DEFAULT_TERMS_DAYS;
   const accounts = useAccounts();
   const currencies = useCurrencyMap();
   const control = accounts.data?.find((row) => row.id === accountId);
-  const report = useApi(accountId ? `aged-balances:${accountId}:${asOf}` : null,
-    () => reports.agedBalances({ account_id: accountId, as_of_date: asOf }));
+  const report = useApi(accountId ? `aged-balances:${accountId}:${asOf}:${terms}` : null,
+    () => reports.agedBalances({ account_id: accountId, as_of_date: asOf, terms_days: terms }));
   const code = control ? currencies.get(control.currency_id)?.code ?? '' : '';
-  const scope = control ? `${accountLabel(control)} · As of ${formatDate(asOf)} · ${code}` : 'Choose a control account';
-  const update = (changes: Record<string, string>) => setSearchParams({ account: accountId, as_of: asOf, ...changes });
+  const scope = control ? `${accountLabel(control)} · As of ${formatDate(asOf)} · Net ${terms} · ${code}` : 'Choose a control account';
+  const update = (changes: Record<string, string>) => setSearchParams({ account: accountId, as_of: asOf, terms: String(terms), ...changes });
   const hasControlAccounts = accounts.data?.some((row) => row.has_subledger);
 
   const exportCsv = (data: AgedBalancesView) => downloadCsv(csvFileName(data.company_name, ['aged-balances', data.account_number, data.as_of_date]),
@@ -55,6 +60,8 @@ export function AgedBalancesPage() {
           data-testid="report-account" />
         <InputField label="As of" type="date" value={asOf} onChange={(event) => update({ as_of: event.target.value })}
           data-testid="report-as-of" />
+        <InputField label="Terms (days)" type="number" min={0} max={3650} value={termsText === '' ? String(terms) : termsText}
+          onChange={(event) => update({ terms: event.target.value })} data-testid="report-terms" />
       </>}>
       {report.error ? <ErrorNotice error={report.error} onRetry={report.reload} /> : null}
       {!accountId ? (
@@ -68,8 +75,9 @@ export function AgedBalancesPage() {
       {report.data ? (
         <>
           <p className="muted small report__status">
-            Open amounts are aged first in, first out by entry date: payments settle the oldest items first. Current means dated on the
-            as-of day; a credit balance shows as negative amounts.
+            Open amounts are aged by days past due: an amount falls due on its entry's stated due date (metadata.due_date), else {terms}{' '}
+            days after its entry date. Current means not yet due. Payments settle the oldest items first; a credit balance shows as
+            negative amounts.
           </p>
           <section className="card card--flush report__section">
             {/* Outside the scrolling frame, so that it stays in view when the amounts scroll on a phone. */}
