@@ -6,8 +6,8 @@
 
 export const AUDIT_ACTIONS = [
   'currency.create', 'currency.update',
-  'account.create', 'account.update',
-  'period.create', 'period.close',
+  'account.create', 'account.update', 'account.delete',
+  'period.create', 'period.close', 'period.delete',
   'journal_entry.create', 'journal_entry.reverse',
   'settings.update',
   'user.create', 'service_account.create', 'service_account.key_rotate', 'user.update',

@@ -27,6 +27,11 @@ export const ERROR_CODES = [
   'BANK_LINE_RESOLVED',
   'RECONCILED',
   'RECONCILIATION_DIFFERENCE',
+  'EARLIER_PERIOD_OPEN',
+  'PERIOD_IN_USE',
+  'ACCOUNT_IN_USE',
+  'PERIOD_LOCKED',
+  'RATE_MISSING',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

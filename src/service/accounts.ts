@@ -1,5 +1,5 @@
 import { fieldChanges, initialValues } from '../domain/audit.js';
-import { notFound, validationError } from '../domain/errors.js';
+import { LedgerError, notFound, validationError } from '../domain/errors.js';
 import { netBalance, resolveNewAccount } from '../domain/accounts/new-account.js';
 import { formatAmount } from '../domain/money/amount.js';
 import type { Account, Totals } from '../domain/types.js';
@@ -78,6 +78,32 @@ export async function updateAccount(ctx: ServiceContext, actor: Actor, id: strin
       action: 'account.update', target_type: 'account', target_id: id, changes: fieldChanges(before, after, UPDATABLE_FIELDS),
     });
     return after;
+  });
+}
+
+/**
+ * Removes an account created by mistake (in the wrong currency, say): only one that no journal
+ * line, sub-account, setting, bank rule, statement or reconciliation uses; otherwise 409
+ * ACCOUNT_IN_USE naming what uses it. Audited like its creation.
+ */
+export async function deleteAccount(ctx: ServiceContext, actor: Actor, id: string): Promise<AccountView> {
+  requirePermission(actor, 'accounts:write');
+  return ctx.store.write(async (tx) => {
+    const account = await findAccount(tx, id);
+    const uses = await tx.accountUses(id);
+    const settings = await tx.allSettings();
+    if ([...settings.entries()].some(([key, value]) => key.startsWith('retained_earnings') && value === id)) uses.push('the settings');
+    if (uses.length > 0) {
+      throw new LedgerError('ACCOUNT_IN_USE', `Account ${account.account_number} ${account.name} is used by ${uses.join(', ')}`, {
+        suggestion: 'An account in use stays; deactivate it instead (PATCH is_active: false)',
+      });
+    }
+    await tx.deleteAccount(id);
+    await recordAudit(ctx, tx, actor, { action: 'account.delete', target_type: 'account', target_id: id, changes: {
+      account_number: { old: account.account_number, new: null }, name: { old: account.name, new: null },
+      currency_id: { old: account.currency_id, new: null },
+    } });
+    return account;
   });
 }
 

@@ -35,6 +35,16 @@ export async function closePeriod(ctx: ServiceContext, actor: Actor, id: string,
   return preview ? writeRolledBack(ctx.store, work) : ctx.store.write(answering(work));
 }
 
+/** The earliest open period that starts before `period`, if any: books close in order. */
+async function earlierOpenPeriod(tx: LedgerTx, period: Period): Promise<Period | undefined> {
+  let page = await tx.listPeriods({ limit: 200 });
+  for (;;) {
+    const found = page.items.find((candidate) => candidate.start_date < period.start_date && candidate.status === 'open');
+    if (found !== undefined || page.next === undefined || page.items.some((candidate) => candidate.start_date >= period.start_date)) return found;
+    page = await tx.listPeriods({ limit: 200, after: page.next });
+  }
+}
+
 /** The retained earnings account of each currency but the default's, as the settings name them, each checked as the default is. */
 async function perCurrencyRetainedEarnings(tx: LedgerTx): Promise<Map<string, Account>> {
   const accounts = new Map<string, Account>();
@@ -57,6 +67,11 @@ async function closeWithin(ctx: ServiceContext, tx: LedgerTx, actor: Actor, id: 
     throw new LedgerError('PERIOD_CLOSED', `Period ${period.name} is already closed`, {
       suggestion: 'A closed period stays closed; post corrections in an open period',
     });
+  }
+  const earlier = await earlierOpenPeriod(tx, period);
+  if (earlier !== undefined) {
+    throw new LedgerError('EARLIER_PERIOD_OPEN', `Period ${earlier.name} (${earlier.start_date} to ${earlier.end_date}) is still open; `
+      + `periods close in order`, { suggestion: `Close ${earlier.name} first, or delete it if it was created by mistake and holds no entries` });
   }
   const retainedEarningsId = await tx.getSetting(RETAINED_EARNINGS_KEY);
   const retainedEarnings = assertRetainedEarningsAccount(

@@ -74,12 +74,14 @@ export class LedgerService {
   listSubAccounts(id: string) { return accounts.listSubAccounts(this.ctx, id); }
   chartOfAccounts() { return accounts.chartOfAccounts(this.ctx); }
   updateAccount(actor: Actor, id: string, input: UpdateAccountInput) { return accounts.updateAccount(this.ctx, actor, id, input); }
+  deleteAccount(actor: Actor, id: string) { return accounts.deleteAccount(this.ctx, actor, id); }
   getAccountBalance(id: string, periodId?: string) { return accounts.getAccountBalance(this.ctx, id, periodId); }
   listAccountTransactions(id: string, input: PageInput) { return accounts.listAccountTransactions(this.ctx, id, input); }
 
   createPeriod(actor: Actor, input: CreatePeriodInput) { return periods.createPeriod(this.ctx, actor, input); }
   getPeriod(id: string) { return periods.getPeriod(this.ctx, id); }
   listPeriods(input: PageInput) { return periods.listPeriods(this.ctx, input); }
+  deletePeriod(actor: Actor, id: string) { return periods.deletePeriod(this.ctx, actor, id); }
   closePeriod(actor: Actor, id: string, preview: boolean) { return closePeriod(this.ctx, actor, id, preview); }
 
   trialBalance(input: TrialBalanceInput) { return reports.trialBalance(this.ctx, input); }

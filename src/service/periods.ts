@@ -1,5 +1,5 @@
 import { initialValues } from '../domain/audit.js';
-import { notFound } from '../domain/errors.js';
+import { LedgerError, notFound } from '../domain/errors.js';
 import { parseDate } from '../domain/dates.js';
 import { assertNoOverlap, assertPeriodBounds } from '../domain/periods/period-rules.js';
 import type { Period } from '../domain/types.js';
@@ -39,4 +39,31 @@ export async function getPeriod(ctx: ServiceContext, id: string): Promise<Period
 export async function listPeriods(ctx: ServiceContext, input: PageInput): Promise<Page<PeriodView>> {
   const page = await ctx.store.listPeriods(ctx.pageRequest('periods', input));
   return ctx.toPage('periods', page, (period) => period);
+}
+
+/**
+ * Removes a period created by mistake (a mistyped April 1-3): only an open period that holds no
+ * entries; otherwise 409 PERIOD_IN_USE. Audited like its creation.
+ */
+export async function deletePeriod(ctx: ServiceContext, actor: Actor, id: string): Promise<PeriodView> {
+  requirePermission(actor, 'periods:write');
+  return ctx.store.write(async (tx) => {
+    const period = await tx.getPeriod(id);
+    if (!period) throw notFound('Period', id);
+    if (period.status === 'closed') {
+      throw new LedgerError('PERIOD_IN_USE', `Period ${period.name} is closed, and a closed period is kept for good`, {
+        suggestion: 'Only an open period without entries can be deleted',
+      });
+    }
+    if (await tx.periodHasEntries(id)) {
+      throw new LedgerError('PERIOD_IN_USE', `Period ${period.name} holds entries`, {
+        suggestion: 'A period with entries stays; reverse the entries if they are wrong, and keep the period',
+      });
+    }
+    await tx.deletePeriod(id);
+    await recordAudit(ctx, tx, actor, { action: 'period.delete', target_type: 'period', target_id: id, changes: {
+      name: { old: period.name, new: null }, start_date: { old: period.start_date, new: null }, end_date: { old: period.end_date, new: null },
+    } });
+    return period;
+  });
 }

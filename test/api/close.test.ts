@@ -65,6 +65,8 @@ describe('closing a period', () => {
   });
   afterAll(async () => { await api.close(); });
 
+  // Periods close in order, and the tests share one ledger: each test's years come before every
+  // earlier test's, so no test meets an open period of another before its own.
   const year = (y: number) => createPeriod(api, `FY${y}`, `${y}-01-01`, `${y}-12-31`);
   const getPeriod = async (id: string) => dataOf(await api.request('GET', `/api/v1/periods/${id}`));
 
@@ -91,14 +93,14 @@ describe('closing a period', () => {
 
     beforeAll(async () => {
       const { cash, sales, acme, globex, rent, wages, returns } = books;
-      period = await year(2030);
-      await post(api, '2030-01-10', [[cash.id, 'dr', '100000'], [sales.id, 'cr', '100000']]);
-      await post(api, '2030-02-01', [[cash.id, 'dr', '15000'], [acme.id, 'cr', '15000']]);
-      await post(api, '2030-02-02', [[cash.id, 'dr', '25000'], [globex.id, 'cr', '25000']]);
-      await post(api, '2030-03-01', [[rent.id, 'dr', '30000'], [cash.id, 'cr', '30000']]);
-      const wrongWages = await post(api, '2030-04-01', [[wages.id, 'dr', '9999'], [cash.id, 'cr', '9999']]);
+      period = await year(2099);
+      await post(api, '2099-01-10', [[cash.id, 'dr', '100000'], [sales.id, 'cr', '100000']]);
+      await post(api, '2099-02-01', [[cash.id, 'dr', '15000'], [acme.id, 'cr', '15000']]);
+      await post(api, '2099-02-02', [[cash.id, 'dr', '25000'], [globex.id, 'cr', '25000']]);
+      await post(api, '2099-03-01', [[rent.id, 'dr', '30000'], [cash.id, 'cr', '30000']]);
+      const wrongWages = await post(api, '2099-04-01', [[wages.id, 'dr', '9999'], [cash.id, 'cr', '9999']]);
       await reverse(api, wrongWages.id);
-      await post(api, '2030-05-01', [[returns.id, 'dr', '2000'], [cash.id, 'cr', '2000']]);
+      await post(api, '2099-05-01', [[returns.id, 'dr', '2000'], [cash.id, 'cr', '2000']]);
       const key = await newApiKey(api, { 'periods:close': true });
       closer = { key, userId: (await api.service.authenticate(key)).user_id };
     });
@@ -132,7 +134,7 @@ describe('closing a period', () => {
       expect(preview.period).toEqual(before.period);
       expect(preview.period).toMatchObject({ status: 'open', closed_at: null, closed_by: null, closing_entry_id: null });
       expect(preview.closing_entry).toMatchObject({
-        entry_date: '2030-12-31', description: 'Closing entry for FY2030', entry_type: 'closing', period_id: period.id,
+        entry_date: '2099-12-31', description: 'Closing entry for FY2099', entry_type: 'closing', period_id: period.id,
         currency_id: books.usd.id, reverses_id: null, reversed_by_id: null, created_by: closer.userId,
       });
       expect(withoutLineIds(preview.closing_entry)).toEqual(expectedLines());
@@ -148,13 +150,13 @@ describe('closing a period', () => {
     });
 
     it('closes the period, posting exactly the previewed entry and recording who closed it and when', async () => {
-      api.clock.current = new Date('2031-01-05T09:30:00.000Z');
+      api.clock.current = new Date('2096-01-05T09:30:00.000Z');
       const response = await closeRequest(api, period.id, {}, closer.key);
       expect(response.status).toBe(200);
       const closed = response.body.data;
       expect(closed.preview).toBe(false);
       expect(closed.period).toMatchObject({
-        id: period.id, status: 'closed', closed_at: '2031-01-05T09:30:00.000Z', closed_by: closer.userId,
+        id: period.id, status: 'closed', closed_at: '2096-01-05T09:30:00.000Z', closed_by: closer.userId,
         closing_entry_id: closed.closing_entry.id,
       });
 
@@ -162,7 +164,7 @@ describe('closing a period', () => {
       const { id: _previewId, posted_at: _previewPostedAt, hash: _previewHash, lines: _previewLines, ...previewHeader } = preview.closing_entry;
       const { id: _id, posted_at: postedAt, hash: _hash, lines: _lines, ...header } = closed.closing_entry;
       expect(header).toEqual(previewHeader);
-      expect(postedAt).toBe('2031-01-05T09:30:00.000Z');
+      expect(postedAt).toBe('2096-01-05T09:30:00.000Z');
       expect(withoutLineIds(closed.closing_entry)).toEqual(withoutLineIds(preview.closing_entry));
 
       expect(await getPeriod(period.id)).toEqual(closed.period);
@@ -186,7 +188,7 @@ describe('closing a period', () => {
     it('refuses a second close and a preview of the closed period with 409 PERIOD_CLOSED', async () => {
       expectError(await closeRequest(api, period.id), 409, 'PERIOD_CLOSED');
       expectError(await closeRequest(api, period.id, { preview: true }), 409, 'PERIOD_CLOSED');
-      expect((await getPeriod(period.id)).closed_at).toBe('2031-01-05T09:30:00.000Z');
+      expect((await getPeriod(period.id)).closed_at).toBe('2096-01-05T09:30:00.000Z');
     });
   });
 
@@ -198,17 +200,17 @@ describe('closing a period', () => {
 
     beforeAll(async () => {
       const { cash, sales } = books;
-      closedYear = await year(2040);
-      await year(2041);
-      entryInClosedYear = await post(api, '2040-06-01', [[cash.id, 'dr', '5000'], [sales.id, 'cr', '5000']]);
-      entryInOpenYear = await post(api, '2041-02-01', [[cash.id, 'dr', '700'], [sales.id, 'cr', '700']]);
+      closedYear = await year(2097);
+      await year(2098);
+      entryInClosedYear = await post(api, '2097-06-01', [[cash.id, 'dr', '5000'], [sales.id, 'cr', '5000']]);
+      entryInOpenYear = await post(api, '2098-02-01', [[cash.id, 'dr', '700'], [sales.id, 'cr', '700']]);
       closingEntryId = dataOf(await closeRequest(api, closedYear.id)).closing_entry.id;
     });
 
     it.each([
-      ['its first day', '2040-01-01'],
-      ['a day inside it', '2040-07-15'],
-      ['its last day, the date of its closing entry', '2040-12-31'],
+      ['its first day', '2097-01-01'],
+      ['a day inside it', '2097-07-15'],
+      ['its last day, the date of its closing entry', '2097-12-31'],
     ])('refuses a new entry dated %s with 400 NO_OPEN_PERIOD', async (_case, date) => {
       const { cash, sales } = books;
       const response = await api.request('POST', '/api/v1/journal-entries', {
@@ -218,7 +220,7 @@ describe('closing a period', () => {
     });
 
     it('accepts an entry on the first day of the next, open period', async () => {
-      await post(api, '2041-01-01', [[books.cash.id, 'dr', '1'], [books.sales.id, 'cr', '1']]);
+      await post(api, '2098-01-01', [[books.cash.id, 'dr', '1'], [books.sales.id, 'cr', '1']]);
     });
 
     it('refuses to reverse an entry of the closed period on its own date with 400 NO_OPEN_PERIOD', async () => {
@@ -226,16 +228,16 @@ describe('closing a period', () => {
     });
 
     it('refuses to reverse an open-period entry into the closed period with 400 NO_OPEN_PERIOD', async () => {
-      expectError(await reverseRequest(api, entryInOpenYear.id, '2040-12-01'), 400, 'NO_OPEN_PERIOD', 'entry_date');
+      expectError(await reverseRequest(api, entryInOpenYear.id, '2097-12-01'), 400, 'NO_OPEN_PERIOD', 'entry_date');
     });
 
     it('reverses an entry of the closed period into an open period', async () => {
-      const reversal = await reverse(api, entryInClosedYear.id, '2041-03-01');
-      expect(reversal).toMatchObject({ entry_type: 'reversal', reverses_id: entryInClosedYear.id, entry_date: '2041-03-01' });
+      const reversal = await reverse(api, entryInClosedYear.id, '2098-03-01');
+      expect(reversal).toMatchObject({ entry_type: 'reversal', reverses_id: entryInClosedYear.id, entry_date: '2098-03-01' });
     });
 
     it('refuses to reverse the closing entry with 409 REVERSAL_NOT_ALLOWED', async () => {
-      expectError(await reverseRequest(api, closingEntryId, '2041-03-02'), 409, 'REVERSAL_NOT_ALLOWED');
+      expectError(await reverseRequest(api, closingEntryId, '2098-03-02'), 409, 'REVERSAL_NOT_ALLOWED');
     });
 
     it('stored none of the refused entries', async () => {
@@ -246,9 +248,9 @@ describe('closing a period', () => {
 
   it('debits retained earnings with a net loss', async () => {
     const { cash, sales, rent, retained } = books;
-    const period = await year(2031);
-    await post(api, '2031-03-01', [[cash.id, 'dr', '10000'], [sales.id, 'cr', '10000']]);
-    await post(api, '2031-04-01', [[rent.id, 'dr', '40000'], [cash.id, 'cr', '40000']]);
+    const period = await year(2096);
+    await post(api, '2096-03-01', [[cash.id, 'dr', '10000'], [sales.id, 'cr', '10000']]);
+    await post(api, '2096-04-01', [[rent.id, 'dr', '40000'], [cash.id, 'cr', '40000']]);
     const closed = dataOf(await closeRequest(api, period.id));
     // revenue 100.00 - expenses 400.00 = -300.00: a loss, debited to retained earnings.
     expect(withoutLineIds(closed.closing_entry)).toEqual([
@@ -263,8 +265,8 @@ describe('closing a period', () => {
   it('closes a revenue account that was deactivated after it moved in the period', async () => {
     const { cash, retained } = books;
     const dormant = await accountOpener(api, books.usd.id)('4950', 'Discontinued Sales', 'revenue', 'credit');
-    const period = await year(2050);
-    await post(api, '2050-02-01', [[cash.id, 'dr', '2500'], [dormant.id, 'cr', '2500']]);
+    const period = await year(2095);
+    await post(api, '2095-02-01', [[cash.id, 'dr', '2500'], [dormant.id, 'cr', '2500']]);
     dataOf(await api.request('PATCH', `/api/v1/accounts/${dormant.id}`, { is_active: false }));
     const closed = dataOf(await closeRequest(api, period.id));
     expect(withoutLineIds(closed.closing_entry)).toEqual([
@@ -276,10 +278,10 @@ describe('closing a period', () => {
 
   it('closes each sub-account of a revenue control account on its own line, and never the control account', async () => {
     const { cash, services, acme, globex, retained } = books;
-    const period = await year(2032);
-    await post(api, '2032-02-01', [[cash.id, 'dr', '12345'], [acme.id, 'cr', '12345']]);
-    await post(api, '2032-02-02', [[cash.id, 'dr', '50000'], [globex.id, 'cr', '50000']]);
-    await post(api, '2032-02-03', [[globex.id, 'dr', '5000'], [cash.id, 'cr', '5000']]);
+    const period = await year(2094);
+    await post(api, '2094-02-01', [[cash.id, 'dr', '12345'], [acme.id, 'cr', '12345']]);
+    await post(api, '2094-02-02', [[cash.id, 'dr', '50000'], [globex.id, 'cr', '50000']]);
+    await post(api, '2094-02-03', [[globex.id, 'dr', '5000'], [cash.id, 'cr', '5000']]);
     const preview = dataOf(await closeRequest(api, period.id, { preview: true }));
     // acme 123.45; globex 500.00 - 50.00 = 450.00; retained 123.45 + 450.00 = 573.45.
     const expected = [
@@ -296,9 +298,9 @@ describe('closing a period', () => {
 
   describe('a period with nothing to close', () => {
     it.each([
-      ['no entries at all', 2033, [] as LineSpec[][]],
-      ['only balance-sheet activity', 2034, [[['cash', 'dr', '90000'], ['capital', 'cr', '90000']]] as LineSpec[][]],
-      ['revenue and expenses that each net to zero', 2035, [
+      ['no entries at all', 2093, [] as LineSpec[][]],
+      ['only balance-sheet activity', 2092, [[['cash', 'dr', '90000'], ['capital', 'cr', '90000']]] as LineSpec[][]],
+      ['revenue and expenses that each net to zero', 2091, [
         [['cash', 'dr', '500'], ['sales', 'cr', '500']], [['sales', 'dr', '500'], ['cash', 'cr', '500']],
         [['rent', 'dr', '70'], ['cash', 'cr', '70']], [['cash', 'dr', '70'], ['rent', 'cr', '70']],
       ] as LineSpec[][]],
@@ -325,9 +327,9 @@ describe('closing a period', () => {
   describe('revenue in another currency than retained earnings', () => {
     it('refuses the close and the preview with 400 CURRENCY_MISMATCH and leaves the period open', async () => {
       const { cash, sales, euroCash, euroSales } = books;
-      const period = await year(2036);
-      await post(api, '2036-02-01', [[cash.id, 'dr', '100'], [sales.id, 'cr', '100']]);
-      await post(api, '2036-03-01', [[euroCash.id, 'dr', '4200'], [euroSales.id, 'cr', '4200']]);
+      const period = await year(2090);
+      await post(api, '2090-02-01', [[cash.id, 'dr', '100'], [sales.id, 'cr', '100']]);
+      await post(api, '2090-03-01', [[euroCash.id, 'dr', '4200'], [euroSales.id, 'cr', '4200']]);
       const before = await snapshot(period.id);
       expectError(await closeRequest(api, period.id, { preview: true }), 400, 'CURRENCY_MISMATCH');
       expectError(await closeRequest(api, period.id), 400, 'CURRENCY_MISMATCH');
@@ -336,10 +338,10 @@ describe('closing a period', () => {
 
     it('does not block the close when the other currency has only balance-sheet activity or nets to zero', async () => {
       const { cash, sales, retained, euroCash, euroCapital, euroSales } = books;
-      const period = await year(2037);
-      await post(api, '2037-02-01', [[cash.id, 'dr', '100'], [sales.id, 'cr', '100']]);
-      await post(api, '2037-03-01', [[euroCash.id, 'dr', '4200'], [euroCapital.id, 'cr', '4200']]);
-      const euroSale = await post(api, '2037-03-02', [[euroCash.id, 'dr', '300'], [euroSales.id, 'cr', '300']]);
+      const period = await year(2089);
+      await post(api, '2089-02-01', [[cash.id, 'dr', '100'], [sales.id, 'cr', '100']]);
+      await post(api, '2089-03-01', [[euroCash.id, 'dr', '4200'], [euroCapital.id, 'cr', '4200']]);
+      const euroSale = await post(api, '2089-03-02', [[euroCash.id, 'dr', '300'], [euroSales.id, 'cr', '300']]);
       await reverse(api, euroSale.id);
       const closed = dataOf(await closeRequest(api, period.id));
       expect(withoutLineIds(closed.closing_entry)).toEqual([
@@ -350,9 +352,9 @@ describe('closing a period', () => {
   });
 
   it.each([
-    ['preview=true', true, { preview: 'true' }, 2051],
-    ['preview=false', false, { preview: 'false' }, 2052],
-    ['no preview parameter', false, {}, 2053],
+    ['preview=true', true, { preview: 'true' }, 2088],
+    ['preview=false', false, { preview: 'false' }, 2087],
+    ['no preview parameter', false, {}, 2086],
   ])('with %s answers preview: %s and closes the period only when that is false', async (_case, isPreview, query, y) => {
     const { cash, sales } = books;
     const period = await year(y);
@@ -365,11 +367,11 @@ describe('closing a period', () => {
   });
 
   it.each([
-    ['1', 'preview=1', 2061],
-    ['0', 'preview=0', 2062],
-    ['yes', 'preview=yes', 2063],
-    ['an empty value', 'preview=', 2064],
-    ['a repeated parameter', 'preview=true&preview=false', 2065],
+    ['1', 'preview=1', 2085],
+    ['0', 'preview=0', 2084],
+    ['yes', 'preview=yes', 2083],
+    ['an empty value', 'preview=', 2082],
+    ['a repeated parameter', 'preview=true&preview=false', 2081],
   ])('refuses preview given as %s with 400 VALIDATION_ERROR and closes nothing', async (_case, query, y) => {
     const period = await year(y);
     const response = await api.request('POST', `/api/v1/periods/${period.id}/close?${query}`);
@@ -378,15 +380,15 @@ describe('closing a period', () => {
   });
 
   it('refuses an unknown query parameter with 400 VALIDATION_ERROR and closes nothing', async () => {
-    const period = await year(2070);
+    const period = await year(2080);
     expectError(await api.request('POST', `/api/v1/periods/${period.id}/close?dry_run=true`), 400, 'VALIDATION_ERROR', 'dry_run');
     expect((await getPeriod(period.id)).status).toBe('open');
   });
 
   it('closes a period once when closes and previews arrive together: the others see 409 PERIOD_CLOSED or a preview', async () => {
     const { cash, sales } = books;
-    const period = await year(2072);
-    await post(api, '2072-03-01', [[cash.id, 'dr', '100'], [sales.id, 'cr', '100']]);
+    const period = await year(2079);
+    await post(api, '2079-03-01', [[cash.id, 'dr', '100'], [sales.id, 'cr', '100']]);
     const responses = await Promise.all([
       closeRequest(api, period.id), closeRequest(api, period.id, { preview: true }), closeRequest(api, period.id),
       closeRequest(api, period.id), closeRequest(api, period.id, { preview: true }),
@@ -409,7 +411,7 @@ describe('closing a period', () => {
   });
 
   it('refuses a caller without periods:close with 403 FORBIDDEN, also for a preview', async () => {
-    const period = await year(2071);
+    const period = await year(2078);
     const writer = await newApiKey(api, { 'periods:write': true, 'journals:create': true });
     expectError(await closeRequest(api, period.id, { preview: true }, writer), 403, 'FORBIDDEN');
     expectError(await closeRequest(api, period.id, {}, writer), 403, 'FORBIDDEN');

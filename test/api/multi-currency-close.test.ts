@@ -127,6 +127,7 @@ describe('closing a period with activity in several currencies', () => {
   });
   afterAll(async () => { await api.close(); });
 
+  // Periods close in order and the tests share one ledger: each test's year comes before every earlier test's.
   const year = (y: number) => createPeriod(api, `FY${y}`, `${y}-01-01`, `${y}-12-31`);
   const closingEntriesOf = async (periodId: string) =>
     (await allEntries(api, { period_id: periodId })).filter((entry: { entry_type: string }) => entry.entry_type === 'closing');
@@ -156,8 +157,8 @@ describe('closing a period with activity in several currencies', () => {
 
   it('refuses the close and its preview with CURRENCY_MISMATCH naming the currency and the fix, leaving the period open', async () => {
     await setEuroRetained(null);
-    const period = await year(2040);
-    await postYear(2040);
+    const period = await year(2095);
+    await postYear(2095);
     for (const query of [{ preview: true }, {}]) {
       const response = await closeRequest(api, period.id, query);
       expectError(response, 400, 'CURRENCY_MISMATCH', 'retained_earnings_account_ids');
@@ -172,15 +173,15 @@ describe('closing a period with activity in several currencies', () => {
 
   it('previews one closing entry per currency, the default currency\'s first, and commits nothing', async () => {
     await setEuroRetained(books.euroRetained.id);
-    const period = await year(2041);
-    await postYear(2041);
+    const period = await year(2094);
+    await postYear(2094);
     const before = await allEntries(api);
     const preview = dataOf(await closeRequest(api, period.id, { preview: true }));
     expect(preview.preview).toBe(true);
     expect(preview.period.status).toBe('open');
     expect(preview.closing_entries.map((entry: any) => [entry.currency_id, entry.entry_type, entry.entry_date, linesOf(entry)])).toEqual([
-      [books.usd.id, 'closing', '2041-12-31', USD_LINES],
-      [books.eur.id, 'closing', '2041-12-31', EUR_LINES],
+      [books.usd.id, 'closing', '2094-12-31', USD_LINES],
+      [books.eur.id, 'closing', '2094-12-31', EUR_LINES],
     ]);
     expect(preview.closing_entry).toEqual(preview.closing_entries[0]);
     expect(await allEntries(api)).toEqual(before);
@@ -188,8 +189,8 @@ describe('closing a period with activity in several currencies', () => {
 
   it('closes atomically into each currency\'s retained earnings account, exactly as previewed', async () => {
     await setEuroRetained(books.euroRetained.id);
-    const period = await year(2042);
-    await postYear(2042);
+    const period = await year(2093);
+    await postYear(2093);
     const preview = dataOf(await closeRequest(api, period.id, { preview: true }));
     const closed = dataOf(await closeRequest(api, period.id));
     expect(closed.preview).toBe(false);
@@ -212,8 +213,8 @@ describe('closing a period with activity in several currencies', () => {
 
   it('answers closing_entry null when only the other currency moved', async () => {
     await setEuroRetained(books.euroRetained.id);
-    const period = await year(2043);
-    await post(api, '2043-05-01', [[books.euroCash.id, 'dr', '5000'], [books.euroSales.id, 'cr', '5000']]);
+    const period = await year(2092);
+    await post(api, '2092-05-01', [[books.euroCash.id, 'dr', '5000'], [books.euroSales.id, 'cr', '5000']]);
     const closed = dataOf(await closeRequest(api, period.id));
     expect(closed.closing_entry).toBeNull();
     expect(closed.period.closing_entry_id).toBeNull();
@@ -227,8 +228,8 @@ describe('closing a period with activity in several currencies', () => {
     const spare = await accountOpener(api, books.eur.id)('3190', 'Spare Reserves EUR', 'equity', 'credit');
     await setEuroRetained(spare.id);
     dataOf(await api.request('PATCH', `/api/v1/accounts/${spare.id}`, { is_active: false }));
-    const period = await year(2044);
-    await postYear(2044);
+    const period = await year(2091);
+    await postYear(2091);
     expectError(await closeRequest(api, period.id), 400, 'VALIDATION_ERROR', `retained_earnings_account_ids.${books.eur.id}`);
     expect(await closingEntriesOf(period.id)).toEqual([]);
     await setEuroRetained(books.euroRetained.id);
@@ -244,9 +245,9 @@ describe('closing a period with activity in several currencies', () => {
     const fullRetained = await openFull('3199', 'Retained Earnings XFU', 'equity', 'credit');
     const fullSales = await openFull('4090', 'Sales XFU', 'revenue', 'credit');
     dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_ids: { [full.id]: fullRetained.id, [books.eur.id]: null } }));
-    const period = await year(2045);
-    await post(api, '2045-01-10', [[books.cash.id, 'dr', '100'], [books.sales.id, 'cr', '100']]);
-    await post(api, '2045-01-11', [[fullCash.id, 'dr', MAX_AMOUNT.toString()], [fullSales.id, 'cr', MAX_AMOUNT.toString()]]);
+    const period = await year(2090);
+    await post(api, '2090-01-10', [[books.cash.id, 'dr', '100'], [books.sales.id, 'cr', '100']]);
+    await post(api, '2090-01-11', [[fullCash.id, 'dr', MAX_AMOUNT.toString()], [fullSales.id, 'cr', MAX_AMOUNT.toString()]]);
     const before = await allEntries(api);
     const response = await closeRequest(api, period.id);
     expectError(response, 400, 'VALIDATION_ERROR', 'lines');

@@ -222,11 +222,11 @@ describe('ledger accounts', () => {
     expect(ledger(['accounts', 'get', ids.receivables!], { db })).toEqual({
       status: 0, stderr: '',
       stdout: lines([['ID', ids.receivables!], ['Number', '1200'], ['Name', 'Receivables'], ['Type', 'asset'], ['Normal balance', 'debit'],
-        ['Currency', usd], ['Control account', 'yes'], ['Parent', '-'], ['Entity', '-'], ['XBRL tag', '-'], ['Active', 'yes'],
+        ['Currency', 'USD'], ['Control account', 'yes'], ['Parent', '-'], ['Entity', '-'], ['XBRL tag', '-'], ['Active', 'yes'],
         ['Debits', '1235.00'], ['Credits', '1000.00'], ['Balance', '235.00']]),
     });
     expect(ledger(['accounts', 'get', ids.sales!], { db }).stdout).toBe(lines([['ID', ids.sales!], ['Number', '4000'], ['Name', 'Sales'],
-      ['Type', 'revenue'], ['Normal balance', 'credit'], ['Currency', usd], ['Control account', 'no'], ['Parent', '-'], ['Entity', '-'],
+      ['Type', 'revenue'], ['Normal balance', 'credit'], ['Currency', 'USD'], ['Control account', 'no'], ['Parent', '-'], ['Entity', '-'],
       ['XBRL tag', 'us-gaap:Revenues'], ['Active', 'yes'], ['Debits', '0.00'], ['Credits', '1235.00'], ['Balance', '1235.00']]));
     const balances = (id: string) => ledger(['accounts', 'get', id], { db }).stdout.split('\n').slice(-4, -1);
     expect(balances(ids.acme!)).toEqual(['Debits:          1234.56', 'Credits:         1000.00', 'Balance:         234.56']);

@@ -42,12 +42,12 @@ function setEuroRetained(accountId: string | null) {
 describe('ledger periods close with USD and EUR revenue', () => {
   it('refuses while EUR has no retained earnings account: exit 1, the currency named and how to fix it', async () => {
     await setEuroRetained(null);
-    const run = ledger(['periods', 'close', quarters.Q3!], { db, apiKey: books.adminKey });
+    const run = ledger(['periods', 'close', quarters.Q1!], { db, apiKey: books.adminKey });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^error \[CURRENCY_MISMATCH\] \(retained_earnings_account_ids\): Account 4030 has EUR revenue or expense activity, and no retained earnings account is set for EUR\n/);
     expect(run.stderr).toContain('ledger settings set retained-earnings-account <id> --currency EUR');
-    expect(ledgerJson(['periods', 'get', quarters.Q3!], { db }).data.status).toBe('open');
+    expect(ledgerJson(['periods', 'get', quarters.Q1!], { db }).data.status).toBe('open');
   });
 
   it('settings set retained-earnings-account --currency EUR names the EUR account, and settings get shows it by code', async () => {
@@ -94,7 +94,8 @@ describe('ledger periods close with USD and EUR revenue', () => {
 
   it('close posts one closing entry per currency; --json answers closing_entry (USD) and closing_entries (both)', async () => {
     await setEuroRetained(euro.retained.id);
-    const closed = ledgerJson(['periods', 'close', quarters.Q2!], { db, apiKey: books.adminKey }).data;
+    // Periods close in order: Q1 first, while Q2 and Q3 stay open.
+    const closed = ledgerJson(['periods', 'close', quarters.Q1!], { db, apiKey: books.adminKey }).data;
     expect(closed.period).toMatchObject({ status: 'closed', closing_entry_id: closed.closing_entry.id });
     expect(closed.closing_entries.map((item: any) => [item.currency_id, item.lines.map((line: any) => line.account_number)])).toEqual([
       [books.usd.id, ['4000', '3000']],

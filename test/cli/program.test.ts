@@ -15,9 +15,9 @@ afterAll(() => folder.remove());
 const DOCUMENTED_COMMANDS = [
   'init', 'serve',
   'currencies list', 'currencies create', 'currencies create-fiat',
-  'accounts list', 'accounts get', 'accounts create',
+  'accounts list', 'accounts get', 'accounts create', 'accounts delete',
   'journal-entries list', 'journal-entries get', 'journal-entries create', 'journal-entries reverse', 'journal-entries import',
-  'periods list', 'periods get', 'periods create', 'periods close',
+  'periods list', 'periods get', 'periods create', 'periods close', 'periods delete',
   'reports trial-balance', 'reports balance-sheet', 'reports income-statement', 'reports general-ledger', 'reports aged-balances',
   'users list', 'users get', 'users create', 'users create-service-account', 'users rotate-key', 'users update',
   'settings get', 'settings set company-name', 'settings set retained-earnings-account', 'settings unset company-name',

@@ -50,7 +50,7 @@ export function registerAccountCommands(program: Command): void {
       }
       printFields([
         ['ID', account.id], ['Number', account.account_number], ['Name', account.name], ['Type', account.account_type],
-        ['Normal balance', account.normal_balance], ['Currency', account.currency_id],
+        ['Normal balance', account.normal_balance], ['Currency', (await service.getCurrency(account.currency_id)).code],
         ['Control account', yesNo(account.has_subledger)], ['Parent', account.parent_id], ['Entity', account.entity_id],
         ['XBRL tag', account.xbrl_tag], ['Active', yesNo(account.is_active)],
         ['Debits', balance.display_debits], ['Credits', balance.display_credits], ['Balance', balance.display_balance],
@@ -83,5 +83,15 @@ Examples:
       const account = await service.createAccount(LOCAL_OPERATOR, body);
       if (json) printJson({ data: account });
       else process.stdout.write(`Created account ${account.account_number} ${account.name} (${account.id})\n`);
+    }));
+
+  accounts.command('delete <account>')
+    .description('Delete an account nothing uses (created by mistake, in the wrong currency say); an account in use stays')
+    .addHelpText('after', '\nAn account that a journal line, a sub-account, a setting, a bank rule, statement or reconciliation uses is\n'
+      + 'refused (ACCOUNT_IN_USE, exit 1): deactivate it instead.\n\nExample:\n  $ ledger accounts delete 1001')
+    .action(withService(async (service, { json }, _options, text: string) => {
+      const account = await service.deleteAccount(LOCAL_OPERATOR, await resolveAccount(service, text, 'account'));
+      if (json) printJson({ data: account });
+      else process.stdout.write(`Deleted account ${account.account_number} ${account.name} (${account.id})\n`);
     }));
 }

@@ -39,6 +39,15 @@ export function registerPeriodCommands(program: Command): void {
       else printPeriods([period]);
     }));
 
+  periods.command('delete <period>')
+    .description('Delete an open period that holds no entries (a period created by mistake)')
+    .addHelpText('after', '\nA closed period, or one with entries, is refused (PERIOD_IN_USE, exit 1).\n\nExample:\n  $ ledger periods delete "April 1-3"')
+    .action(withService(async (service, { json }, _options, text: string) => {
+      const period = await service.deletePeriod(LOCAL_OPERATOR, await resolvePeriod(service, text, 'period'));
+      if (json) printJson({ data: period });
+      else process.stdout.write(`Deleted period ${period.name} (${period.start_date} to ${period.end_date})\n`);
+    }));
+
   periods.command('create')
     .description('Create a period (inclusive dates; periods must not overlap)')
     .requiredOption('--name <name>', 'display name')

@@ -31,6 +31,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       response: { 200: envelope(Account), ...errorResponses } },
   }, async (request) => ({ data: await service.updateAccount(actorOf(request), request.params.id, request.body) }));
 
+  app.delete('/accounts/:id', {
+    config: { permission: 'accounts:write' },
+    schema: { tags, summary: 'Delete an account nothing uses (no line, sub-account, setting, bank rule, statement or reconciliation); answers it as it was',
+      params: IdParams, response: { 200: envelope(Account), ...errorResponses } },
+  }, async (request) => ({ data: await service.deleteAccount(actorOf(request), request.params.id) }));
+
   app.get('/accounts/:id/sub-accounts', {
     schema: { tags, summary: 'Sub-accounts of a control account', params: IdParams,
       response: { 200: envelope(Type.Array(Account)), ...errorResponses } },

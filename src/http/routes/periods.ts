@@ -25,6 +25,12 @@ export const periodRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     schema: { tags, summary: 'Get a period', params: IdParams, response: { 200: envelope(Period), ...errorResponses } },
   }, async (request) => ({ data: await service.getPeriod(request.params.id) }));
 
+  app.delete('/periods/:id', {
+    config: { permission: 'periods:write' },
+    schema: { tags, summary: 'Delete an open period that holds no entries (a setup mistake); answers it as it was', params: IdParams,
+      response: { 200: envelope(Period), ...errorResponses } },
+  }, async (request) => ({ data: await service.deletePeriod(actorOf(request), request.params.id) }));
+
   app.post('/periods/:id/close', {
     config: { permission: 'periods:close' },
     schema: {

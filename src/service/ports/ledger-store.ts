@@ -173,6 +173,10 @@ export interface LedgerReads extends BankingReads {
   /** The period whose inclusive bounds contain the date, whatever its status. */
   findPeriodContaining(date: string): Promise<Period | undefined>;
   findOverlappingPeriods(startDate: string, endDate: string): Promise<Period[]>;
+  /** Whether any entry is posted in the period. */
+  periodHasEntries(periodId: string): Promise<boolean>;
+  /** What uses the account, in words ('journal lines', 'sub-accounts', 'bank rules', ...); [] when nothing does. */
+  accountUses(accountId: string): Promise<string[]>;
   listPeriods(page: PageRequest): Promise<StorePage<Period>>;
 
   getEntry(id: string): Promise<JournalEntryView | undefined>;
@@ -245,6 +249,10 @@ export interface LedgerWrites extends BankingWrites {
 
   insertPeriod(period: Period): Promise<void>;
   updatePeriod(id: string, changes: Partial<Pick<Period, 'status' | 'closed_at' | 'closed_by' | 'closing_entry_id'>>): Promise<void>;
+  /** Removes an open period that holds no entries (the caller checked). */
+  deletePeriod(id: string): Promise<void>;
+  /** Removes an account nothing uses (the caller checked). */
+  deleteAccount(id: string): Promise<void>;
 
   /**
    * Inserts the entry and its lines and adds them to every maintained total, atomically. The

@@ -200,6 +200,21 @@ export function ledgerReads(q: PgQueries) {
       return page(rows.map(toPeriod), request.limit, (p) => [p.start_date]);
     },
 
+    async periodHasEntries(periodId) {
+      return (await q.get('SELECT 1 AS found FROM journal_entries WHERE period_id = $1 LIMIT 1', periodId)) !== undefined;
+    },
+
+    async accountUses(accountId) {
+      const row = (await q.get<{ lines: boolean; subs: boolean; rules: boolean; statements: boolean; reconciliations: boolean }>(`SELECT
+        EXISTS (SELECT 1 FROM journal_lines WHERE account_id = $1) AS lines,
+        EXISTS (SELECT 1 FROM accounts WHERE parent_id = $1) AS subs,
+        EXISTS (SELECT 1 FROM bank_rules WHERE account_id = $1 OR counter_account_id = $1) AS rules,
+        EXISTS (SELECT 1 FROM bank_statements WHERE account_id = $1) AS statements,
+        EXISTS (SELECT 1 FROM reconciliations WHERE account_id = $1) AS reconciliations`, accountId))!;
+      return [[row.lines, 'journal lines'], [row.subs, 'sub-accounts'], [row.rules, 'bank rules'], [row.statements, 'bank statements'],
+        [row.reconciliations, 'reconciliations']].filter(([used]) => used).map(([, what]) => what as string);
+    },
+
     async getEntry(id) {
       const row = await q.get<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} WHERE e.id = $1`, id);
       return row && (await withLines(q, [row]))[0];

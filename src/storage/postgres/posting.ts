@@ -69,6 +69,16 @@ export function postingWrites(q: PgQueries, transaction: WriteTransaction) {
       await q.update('periods', id, changes);
     },
 
+    async deletePeriod(id) {
+      transaction.forget();
+      await q.run('DELETE FROM periods WHERE id = $1', id);
+    },
+
+    async deleteAccount(id) {
+      transaction.forget();
+      await q.run('DELETE FROM accounts WHERE id = $1', id);
+    },
+
     async insertEntry(entry) {
       const { buffer } = transaction;
       let currency = buffer.currency(entry.currency_id);

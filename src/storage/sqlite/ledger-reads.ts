@@ -177,6 +177,23 @@ export function ledgerReads(q: SqliteQueries) {
         endDate, startDate).map(toPeriod);
     },
 
+    async periodHasEntries(periodId) {
+      return q.get('SELECT 1 AS found FROM journal_entries WHERE period_id = ? LIMIT 1', periodId) !== undefined;
+    },
+
+    async accountUses(accountId) {
+      const uses: string[] = [];
+      const found = (sql: string) => q.get(sql, accountId) !== undefined;
+      if (found('SELECT 1 FROM journal_lines WHERE account_id = ? LIMIT 1')) uses.push('journal lines');
+      if (found('SELECT 1 FROM accounts WHERE parent_id = ? LIMIT 1')) uses.push('sub-accounts');
+      if (q.get('SELECT 1 FROM bank_rules WHERE account_id = ? OR counter_account_id = ? LIMIT 1', accountId, accountId) !== undefined) {
+        uses.push('bank rules');
+      }
+      if (found('SELECT 1 FROM bank_statements WHERE account_id = ? LIMIT 1')) uses.push('bank statements');
+      if (found('SELECT 1 FROM reconciliations WHERE account_id = ? LIMIT 1')) uses.push('reconciliations');
+      return uses;
+    },
+
     async listPeriods(request) {
       const rows = q.all<PeriodRow>('SELECT * FROM periods WHERE start_date > ? ORDER BY start_date LIMIT ?',
         String(request.after?.[0] ?? ''), request.limit + 1);

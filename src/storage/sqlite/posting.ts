@@ -48,6 +48,14 @@ export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
       q.update('periods', id, changes);
     },
 
+    async deletePeriod(id) {
+      q.run('DELETE FROM periods WHERE id = ?', id);
+    },
+
+    async deleteAccount(id) {
+      q.run('DELETE FROM accounts WHERE id = ?', id);
+    },
+
     async insertEntry(entry) {
       // The write transaction is exclusive, so the total and chain head known here are the ones
       // this entry adds to. The totals and the entry's words are written before the transaction commits (pending-writes.ts).

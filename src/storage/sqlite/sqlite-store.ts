@@ -156,6 +156,8 @@ function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, 
     findPeriodContaining: (date) => periods.find(date, reads.findPeriodContaining),
     insertPeriod: forgetting(periods, writes.insertPeriod),
     updatePeriod: forgetting(periods, writes.updatePeriod),
+    deletePeriod: forgetting(periods, writes.deletePeriod),
+    deleteAccount: forgetting(accounts, writes.deleteAccount),
   };
 }
 

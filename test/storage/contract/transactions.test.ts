@@ -349,7 +349,7 @@ describe('storage contract: the store', () => {
     write: true, read: true, ping: true, close: true,
     getCurrency: true, listCurrencies: true, getAccount: true, getAccounts: true, listAccounts: true, listSubAccounts: true,
     allAccounts: true, accountTotals: true, closingTotals: true, listAccountLines: true, listSideAmounts: true, getPeriod: true,
-    findPeriodContaining: true, findOverlappingPeriods: true, listPeriods: true, getEntry: true, getEntries: true, listEntries: true,
+    findPeriodContaining: true, findOverlappingPeriods: true, periodHasEntries: true, accountUses: true, listPeriods: true, getEntry: true, getEntries: true, listEntries: true,
     currencyDebitTotal: true, allCurrencyDebitTotals: true, currencyChainHeads: true, getSetting: true, getUser: true, getUserWithSession: true, findUserByEmail: true,
     findUserByApiKeyHash: true, credentialsVersion: true, listUsers: true, countUsers: true, countActiveAdmins: true, findRefreshToken: true,
     recentLoginFailures: true, getIdempotencyRecord: true, listEntriesInPostingOrder: true, countEntries: true,
@@ -362,7 +362,7 @@ describe('storage contract: the store', () => {
   };
   const TX_WRITE_METHODS: Record<Exclude<keyof LedgerTx, keyof LedgerStore>, true> = {
     insertCurrency: true, updateCurrency: true, insertAccount: true, updateAccount: true, insertPeriod: true,
-    updatePeriod: true, insertEntry: true, setSetting: true, deleteSetting: true, setSettingIfAbsent: true, insertUser: true, updateUser: true,
+    updatePeriod: true, deletePeriod: true, deleteAccount: true, insertEntry: true, setSetting: true, deleteSetting: true, setSettingIfAbsent: true, insertUser: true, updateUser: true,
     insertApiKey: true, deleteUserApiKeys: true, insertRefreshToken: true, revokeRefreshToken: true, revokeRefreshFamily: true, revokeUserRefreshTokens: true,
     recordLoginFailure: true, lockLoginKeys: true, forgetLoginFailure: true, clearLoginFailures: true, deleteLoginFailuresBefore: true,
     lockIdempotencyKey: true, reserveIdempotencyKey: true,
