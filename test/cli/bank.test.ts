@@ -209,16 +209,30 @@ describe('ledger bank rules, lines and decisions', () => {
     const kuwait = await ledgerJsonAsync(['bank', 'rules', 'create', '--name', 'KWD fees', '--account', '1060', '--max', '12.5', '--counter', '6300'],
       { db, apiKey: books.adminKey });
     expect(kuwait.data.match).toEqual({ amount_max: '12500' });
-    const [tooPrecise, signed] = await Promise.all([
+    const [tooPrecise, signed, unknownCounter] = await Promise.all([
       ledgerAsync(['--json', 'bank', 'rules', 'create', '--name', 'x', '--max', '1.234', '--counter', '6100'], { db, apiKey: books.adminKey }),
       ledgerAsync(['--json', 'bank', 'rules', 'create', '--name', 'x', '--min=-5', '--counter', '6100'], { db, apiKey: books.adminKey }),
+      ledgerAsync(['--json', 'bank', 'rules', 'create', '--name', 'x', '--max', '5', '--counter', 'no-such-account'], { db, apiKey: books.adminKey }),
     ]);
+    expect(unknownCounter.status).toBe(4);
+    expect(JSON.parse(unknownCounter.stderr)).toMatchObject({ code: 'NOT_FOUND', field: 'counter_account_id' });
     expect(tooPrecise.status).toBe(1);
     expect(JSON.parse(tooPrecise.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: '--max', message: '--max has more than 2 decimal places' });
     expect(signed.status).toBe(1);
     expect(JSON.parse(signed.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: '--min' });
     await ledgerJsonAsync(['bank', 'rules', 'delete', kuwait.data.id], { db, apiKey: books.adminKey });
     expect((await ledgerJsonAsync(['bank', 'rules', 'list'], { db })).data.map((rule: any) => rule.name)).toEqual(['Groceries', 'Fees']);
+  });
+
+  it('updates a rule: the conditions given replace those of their kind, the others stay', () => {
+    const fees = ledgerJson(['bank', 'rules', 'list'], { db }).data.find((rule: any) => rule.name === 'Fees');
+    const updated = cli(['bank', 'rules', 'update', fees.id, '--max', '60', '--priority', '50']).data;
+    expect(updated).toMatchObject({ priority: 50, account_id: books.checking.id,
+      match: { description_contains: 'entgelt', direction: 'out', amount_max: '6000' } });
+    const refused = ledger(['--json', 'bank', 'rules', 'update', fees.id, '--priority', '1', '--file', SEMICOLON_MAP], { db, apiKey: books.adminKey });
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: '--file' });
+    cli(['bank', 'rules', 'update', fees.id, '--priority', '100']);
   });
 
   it('previews a rule on the unmatched lines without saving it', () => {
@@ -261,7 +275,7 @@ describe('ledger bank rules, lines and decisions', () => {
       'Bank reference: -',
       'Status:         unmatched',
       'Suggestion:     post against 6100 Bank fees as "Entgelt Kontoführung"',
-      'Because:        Rule "Fees" (priority 100): description contains "entgelt", money out, amount 9.90 is at most 50.00',
+      'Because:        Rule "Fees" (priority 100): description contains "entgelt", money out, amount 9.90 is at most 60.00',
       '',
     ].join('\n') });
   });

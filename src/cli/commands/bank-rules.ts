@@ -5,7 +5,7 @@
  * (domain/money/amount.ts). `--file` takes the API's body as it is, in minor units.
  */
 import { type Command, Option } from 'commander';
-import { validationError } from '../../domain/errors.js';
+import { notFound, validationError } from '../../domain/errors.js';
 import { parseMajorUnits, toDecimalString } from '../../domain/money/amount.js';
 import type { BankRuleView, CreateBankRuleInput } from '../../schemas/bank.js';
 import type { LedgerService } from '../../service/ledger-service.js';
@@ -75,14 +75,19 @@ function minorUnits(text: string | undefined, scale: number, option: string): st
   return toDecimalString(amount);
 }
 
-/** The scale of the rule's currency: its bank account's, else its counter account's (a post needs both in one currency). */
-function scaleFor(labels: AccountLabels, accountId: string | null | undefined, counterId: string | undefined): number {
-  const label = (accountId === null || accountId === undefined ? undefined : labels.of(accountId)) ?? (counterId === undefined ? undefined : labels.of(counterId));
-  if (label === undefined) {
-    throw validationError('Amount bounds need the rule\'s currency: name its --account or --counter', '--min',
-      'Give --account or --counter as an account that exists');
+/**
+ * The scale of the rule's currency: its bank account's, else its counter account's (a post needs
+ * both in one currency). An account that does not exist is answered as the service answers it.
+ */
+function scaleFor(labels: AccountLabels, accountId: string | null | undefined, counterId: string): number {
+  if (accountId !== null && accountId !== undefined) {
+    const account = labels.of(accountId);
+    if (account === undefined) throw notFound('Account', accountId, 'account_id');
+    return account.scale;
   }
-  return label.scale;
+  const counter = labels.of(counterId);
+  if (counter === undefined) throw notFound('Account', counterId, 'counter_account_id');
+  return counter.scale;
 }
 
 /** The conditions the options give; bounds converted at `scale`. */
