@@ -33,3 +33,23 @@ export async function withAccountIds(service: LedgerService, entries: readonly T
     }),
   }));
 }
+
+/**
+ * The id of the account a tool call names by `account_id` or by its number (`account_number`):
+ * giving both is a VALIDATION_ERROR, an unknown number NOT_FOUND naming its field. Neither gives
+ * undefined (the caller decides whether the account is optional).
+ */
+export async function accountIdOf(service: LedgerService, id: string | undefined, number: string | undefined,
+  fields: { id: string; number: string }): Promise<string | undefined> {
+  if (id !== undefined && number !== undefined) {
+    throw validationError(`Give ${fields.id} or ${fields.number}, not both`, fields.number, `Name the account once: by ${fields.id} or by ${fields.number}`);
+  }
+  if (number === undefined) return id;
+  const found = (await service.chartOfAccounts()).find((account) => account.account_number === number);
+  if (found === undefined) {
+    throw new LedgerError('NOT_FOUND', `Account number ${number} does not exist`, {
+      field: fields.number, suggestion: 'Call list_accounts or read ledger://accounts for the chart of accounts',
+    });
+  }
+  return found.id;
+}

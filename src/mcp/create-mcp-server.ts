@@ -28,7 +28,9 @@ export interface McpServerOptions {
 const INSTRUCTIONS = 'A double-entry bookkeeping ledger. Amounts are integer strings in minor units (the smallest unit of the '
   + 'currency: "25000" is 250.00 when asset_scale is 2). Read ledger://accounts for the chart of accounts and '
   + 'ledger://periods/open for the open periods. Entries are never edited or deleted: correct one with reverse_journal_entry. '
-  + 'Use dry_run (and preview for close_period) to check a write first. Tool errors are JSON: code, message, field, suggestion.';
+  + 'Use dry_run (and preview for close_period) to check a write first. Bank statements are imported by people: list_bank_lines '
+  + 'shows their unmatched lines with the rules\' suggestions, get_bank_line_candidates the entries a line could match; dry-run '
+  + 'post_bank_line or accept_bank_lines before posting. Tool errors are JSON: code, message, field, suggestion.';
 
 export function createMcpServer(context: ToolContext, options: McpServerOptions): McpServer {
   const server = new McpServer({ name: 'ledger', title: 'ledger', version: options.version }, {

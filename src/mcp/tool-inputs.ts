@@ -11,6 +11,10 @@ import { DryRunQuery } from '../schemas/dry-run.js';
 import { BatchBody, CreateEntryBody, EntryListQuery, LineInput, ReverseBody } from '../schemas/journal-entry.js';
 import { CloseQuery } from '../schemas/period.js';
 import { AgedBalancesQuery, BalanceSheetQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalanceQuery } from '../schemas/report.js';
+import {
+  AcceptBankLinesBody, BankLineListQuery, BankRuleListQuery, BankStatementListQuery, ClearLinesBody, ExcludeBankLineBody, MatchBankLineBody,
+  PostBankLineBody, StartReconciliationBody,
+} from '../schemas/bank.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -85,6 +89,64 @@ export const ListAccountsArguments = Type.Object({
 }, closed);
 
 export const PageArguments = Type.Object(PageQuery, closed);
+
+/** The path's id, described for the tool. */
+const IdOf = (what: string) => Type.String({ ...IdParams.properties.id, description: `Id of the ${what}` });
+
+const AccountNumberOf = (what: string, instead: string) =>
+  Type.Optional(NonEmpty(`The ${what}'s number in the chart of accounts, e.g. "1000"; instead of ${instead}`, 50));
+
+/** A bank post's dry run answers the bank lines as they would be and the entries it would post. */
+const BankDryRun = Type.Optional(Type.Boolean({
+  ...DryRunQuery.properties.dry_run,
+  description: 'true: run every rule of the real post in a transaction that is rolled back; returns the bank lines as they would be and the entries that would be posted, and changes nothing',
+}));
+
+export const ListBankLinesArguments = Type.Object({
+  ...BankLineListQuery.properties,
+  account_number: AccountNumberOf('bank or card account', 'account_id'),
+}, closed);
+
+export const ListBankStatementsArguments = Type.Object({
+  ...BankStatementListQuery.properties,
+  account_number: AccountNumberOf('bank or card account', 'account_id'),
+}, closed);
+
+export const ListBankRulesArguments = Type.Object(BankRuleListQuery.properties, closed);
+
+export const BankLineArguments = Type.Object({ id: IdOf('bank line') }, closed);
+
+export const PostBankLineArguments = Type.Object({
+  id: IdOf('bank line'),
+  ...PostBankLineBody.properties,
+  counter_account_number: AccountNumberOf('counter account', 'counter_account_id'),
+  dry_run: BankDryRun,
+  idempotency_key: IdempotencyKey,
+}, closed);
+
+export const AcceptBankLinesArguments = Type.Object({
+  ...AcceptBankLinesBody.properties,
+  dry_run: BankDryRun,
+  idempotency_key: IdempotencyKey,
+}, closed);
+
+export const MatchBankLineArguments = Type.Object({
+  id: IdOf('bank line'),
+  ...MatchBankLineBody.properties,
+  idempotency_key: IdempotencyKey,
+}, closed);
+
+export const ExcludeBankLineArguments = Type.Object({ id: IdOf('bank line'), ...ExcludeBankLineBody.properties }, closed);
+
+export const StartReconciliationArguments = Type.Object({
+  ...StartReconciliationBody.properties,
+  account_id: Type.Optional(StartReconciliationBody.properties.account_id),
+  account_number: AccountNumberOf('bank or card account', 'account_id'),
+}, closed);
+
+export const ReconciliationArguments = Type.Object({ id: IdOf('reconciliation') }, closed);
+
+export const ClearReconciliationLinesArguments = Type.Object({ id: IdOf('reconciliation'), ...ClearLinesBody.properties }, closed);
 export const NoArguments = Type.Object({}, closed);
 
 export {

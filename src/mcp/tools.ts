@@ -2,12 +2,13 @@
  * The ledger's MCP tools. Each one calls the same service function as the matching HTTP route,
  * with an input schema derived from that route's TypeBox schemas (tool-inputs.ts), and returns the
  * route's JSON body as structured content with a short text. A tool with a permission is checked
- * before its arguments are validated, as /api/v1 does; the service checks it again.
+ * before its arguments are validated, as /api/v1 does; the service checks it again. The bank and
+ * reconciliation tools are in bank-tools.ts, listed after these.
  */
-import type { Static, TSchema } from 'typebox';
+import type { Static } from 'typebox';
 import { LedgerError, validationError } from '../domain/errors.js';
-import type { PermissionKey } from '../service/actor.js';
 import { withAccountIds } from './account-numbers.js';
+import { BANK_TOOLS } from './bank-tools.js';
 import { idempotentCall } from './idempotent-call.js';
 import { dryRunText, entryLine, pageText } from './summaries.js';
 import { type ToolContext, readerOf, writerOf } from './tool-context.js';
@@ -16,33 +17,9 @@ import {
   IncomeStatementQuery, ListAccountsArguments, NoArguments, PageArguments, PostEntriesArguments, PostEntryArguments,
   ReverseArguments, TrialBalanceQuery,
 } from './tool-inputs.js';
+import { AMOUNTS, type LedgerTool, tool } from './ledger-tool.js';
 
-export interface ToolAnswer {
-  /** The HTTP API's response body for the same request. */
-  body: Record<string, unknown>;
-  text: string;
-}
-
-export interface LedgerTool<S extends TSchema = TSchema> {
-  name: string;
-  title: string;
-  description: string;
-  input: S;
-  /** The permission the call needs, checked before the arguments are validated. */
-  permission?: PermissionKey;
-  /** Whether the tool can change the ledger (its previews and dry runs change nothing). */
-  writes: boolean;
-  /** A report or a long list: it runs in one of the caller's bounded slots, as over /api/v1 (service/context.ts). */
-  expensive?: boolean;
-  run(context: ToolContext, args: Static<S>): Promise<ToolAnswer>;
-}
-
-function tool<S extends TSchema>(definition: LedgerTool<S>): LedgerTool {
-  return definition as unknown as LedgerTool;
-}
-
-const AMOUNTS = 'Amounts are integer strings in the currency\'s smallest unit (minor units: "25000" is 250.00 in a currency '
-  + 'with 2 decimals), with display strings beside them.';
+export type { LedgerTool, ToolAnswer } from './ledger-tool.js';
 
 export const TOOLS: readonly LedgerTool[] = [
   tool({
@@ -251,6 +228,7 @@ export const TOOLS: readonly LedgerTool[] = [
         : [`${result.problems.length} problems:`, ...result.problems.map((p) => `${p.check}: ${p.message}`)].join('\n') };
     },
   }),
+  ...BANK_TOOLS,
 ];
 
 async function accountIdOf(context: ToolContext, args: Static<typeof GetAccountArguments>): Promise<string> {

@@ -4,7 +4,7 @@
  * cannot be used says why in a sentence, never a stack trace. Runs in the postgres project.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entry, ledger, ledgerJson, seedBooks, tempFolder } from '../helpers/cli.js';
+import { ROOT, entry, ledger, ledgerJson, seedBooks, tempFolder } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,6 +63,46 @@ describe('ledger on PostgreSQL', () => {
     expect(JSON.parse(verified.stdout).data).toMatchObject({ ok: true, problems: [], checked: { entries: 1, lines: 2 } });
     const actions = ledgerJson(['audit-log', '--sort', 'asc'], { db }).data.map((record: { action: string }) => record.action);
     expect(actions).toEqual(['currency.create', 'account.create', 'account.create', 'period.create', 'service_account.create', 'journal_entry.create']);
+  });
+
+  it('imports a bank statement, posts its lines by rules and reconciles the account to zero', async () => {
+    const books = await createTestDatabase();
+    try {
+      const db = books.url;
+      ledgerJson(['init'], { db });
+      ledgerJson(['currencies', 'create-fiat', 'USD'], { db });
+      for (const [number, name, type, normal] of [['1010', 'Checking', 'asset', 'debit'], ['3100', 'Opening balances', 'equity', 'credit'],
+        ['4000', 'Income', 'revenue', 'credit'], ['6100', 'Spending', 'expense', 'debit']]) {
+        ledgerJson(['accounts', 'create', '--number', number!, '--name', name!, '--currency', 'USD', '--type', type!, '--normal-balance', normal!], { db });
+      }
+      ledgerJson(['periods', 'create', '--name', '2026', '--start', '2026-01-01', '--end', '2026-12-31'], { db });
+      const apiKey = ledgerJson(['users', 'create-service-account', '--name', 'bookkeeper'], { db }).data.api_key as string;
+      const accountId = (number: string) => ledgerJson(['accounts', 'get', number], { db }).data.id as string;
+      const opening = join(folder.dir, 'opening.json');
+      writeFileSync(opening, JSON.stringify(entry(accountId('1010'), accountId('3100'), '67055', '2026-01-01', 'Opening balance')));
+      const openingEntry = ledgerJson(['journal-entries', 'create', '--file', opening], { db, apiKey }).data;
+
+      const map = join(folder.dir, 'us-map.json');
+      writeFileSync(map, JSON.stringify({ date_column: 'Posting Date', date_format: 'MM/DD/YYYY', description_column: 'Description',
+        debit_column: 'Debit', credit_column: 'Credit', id_column: 'Transaction ID', balance_column: 'Balance' }));
+      const statement = ledgerJson(['bank', 'import', join(ROOT, 'test/fixtures/bank/us-bank-checking.csv'), '--account', 'Checking', '--format', 'csv',
+        '--map', map], { db, apiKey }).data;
+      expect(statement).toMatchObject({ new_count: 6, opening_balance: '67055', closing_balance: '1210' });
+      ledgerJson(['bank', 'rules', 'create', '--name', 'Out', '--direction', 'out', '--counter', 'Spending'], { db, apiKey });
+      ledgerJson(['bank', 'rules', 'create', '--name', 'In', '--direction', 'in', '--counter', 'Income'], { db, apiKey });
+      const lines = ledgerJson(['bank', 'lines', '--status', 'unmatched'], { db }).data.map((line: { id: string }) => line.id);
+      expect(ledgerJson(['bank', 'accept', ...lines], { db, apiKey }).data.map((line: { status: string }) => line.status)).toEqual(Array(6).fill('matched'));
+
+      const started = ledgerJson(['reconcile', 'start', '--account', '1010', '--date', '2026-01-31', '--balance', '12.10'], { db, apiKey }).data;
+      expect(started).toMatchObject({ cleared_balance: '-65845', difference: '67055' });
+      expect(ledgerJson(['reconcile', 'clear', started.id, '--line', openingEntry.lines[0].id], { db, apiKey }).data.difference).toBe('0');
+      expect(ledgerJson(['reconcile', 'finish', started.id], { db, apiKey }).data).toMatchObject({ status: 'finished', cleared_balance: '1210' });
+      const unmatch = ledger(['bank', 'unmatch', lines[0]], { db, apiKey });
+      expect([unmatch.status, unmatch.stderr.split(']')[0]]).toEqual([1, 'error [RECONCILED']);
+      expect(JSON.parse(ledger(['--json', 'verify'], { db }).stdout).data.ok).toBe(true);
+    } finally {
+      await books.drop();
+    }
   });
 
   it('leaves backups of a PostgreSQL ledger to pg_dump and ledger copy, and says so', () => {

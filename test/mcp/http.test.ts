@@ -1,18 +1,8 @@
 /** POST /mcp of `ledger serve`: MCP over streamable HTTP, behind the same Bearer credentials as /api/v1. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiFixture, startApi } from '../helpers/api-fixture.js';
+import { connectHttp } from './connect.js';
 import { describeMcpSession } from './mcp-scenarios.js';
-
-async function connectHttp(baseUrl: string, apiKey: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
-    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
-  });
-  const client = new Client({ name: 'ledger-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 describeMcpSession('streamable HTTP', (api, apiKey) => connectHttp(api.baseUrl, apiKey));
 

@@ -16,6 +16,8 @@ export const TOOL_NAMES = [
   'list_currencies', 'list_accounts', 'get_account', 'list_periods', 'list_journal_entries', 'get_journal_entry',
   'post_journal_entry', 'post_journal_entries', 'reverse_journal_entry', 'close_period', 'trial_balance', 'balance_sheet',
   'income_statement', 'general_ledger', 'aged_balances', 'verify',
+  'list_bank_lines', 'get_bank_line_candidates', 'post_bank_line', 'accept_bank_lines', 'match_bank_line', 'exclude_bank_line', 'unmatch_bank_line',
+  'list_bank_statements', 'list_bank_rules', 'start_reconciliation', 'get_reconciliation', 'clear_reconciliation_lines', 'finish_reconciliation',
 ];
 
 /** Connects an MCP client of the SDK to the ledger of `api`, acting with `apiKey`. */

@@ -1,25 +1,8 @@
 /** `ledger mcp`: the real built CLI serves MCP over stdio to the SDK's client. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { startApi } from '../helpers/api-fixture.js';
-import { BIN, ROOT, cliEnv } from '../helpers/cli.js';
+import { connectStdio } from './connect.js';
 import { call, describeMcpSession, errorOfCall } from './mcp-scenarios.js';
-
-function childEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(cliEnv()).filter((pair): pair is [string, string] => pair[1] !== undefined));
-}
-
-async function connectStdio(location: string, apiKey: string | undefined): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', '--db', location, ...(apiKey === undefined ? [] : ['--api-key', apiKey])],
-    cwd: ROOT, env: childEnv(), stderr: 'inherit',
-  });
-  const client = new Client({ name: 'ledger-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 describeMcpSession('stdio', (api, apiKey) => connectStdio(api.location, apiKey));
 
