@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiClient, expectAttribute, expectCount, expectHidden, expectText, expectVisible, MONTH, runCli, seedBooks, SCREENSHOT_DIR, useE2E,
+  apiClient, expectAttribute, expectCount, expectHidden, expectText, expectVisible, MONTH, runCli, seedBooks, SCREENSHOT_DIR, useE2E, WAIT_MS,
 } from './fixture.js';
 import { BankImportPage } from './pages/bank-import-page.js';
 import { BankMatchingPage } from './pages/bank-matching-page.js';
@@ -138,7 +138,8 @@ describe('a bookkeeper imports, matches and reconciles a month of the bank accou
     await rules.chooseCounter('6100', '6100 · Bank fees');
     await rules.regex.fill('(a+)+$');
     await rules.tryIt.click();
-    await expect.poll(() => rules.fieldError(rules.regex)).toMatch(/refused: it can backtrack/);
+    // The server proves an expression safe before it runs one (recheck, in a worker): give it the usual wait.
+    await expect.poll(() => rules.fieldError(rules.regex), { timeout: WAIT_MS }).toMatch(/refused: it can backtrack/);
 
     await rules.regex.fill('');
     await rules.contains.fill('entgelt');

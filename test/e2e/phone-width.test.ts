@@ -27,6 +27,8 @@ interface Books {
   bigEntryId: string;
   reversalId: string;
   closingEntryId: string;
+  bankId: string;
+  reconciliationId: string;
 }
 
 interface PhonePage {
@@ -42,6 +44,16 @@ interface PhonePage {
 
 const LONG_PERIOD = 'Adjustment period for the annual audit of the Northwind accounts';
 const LONG_CUSTOMER = 'Northwind Traders International Holdings (Europe) Limited';
+
+/** A bank's export with a preamble, long descriptions and amounts in the billions. */
+const day = (number: number) => MONTH.day(number).split('-').reverse().join('.');
+const BANK_CSV = [
+  'Kontonummer;DE89 3704 0044 0532 0130 00', '',
+  'Buchungstag;Verwendungszweck;Betrag;Saldo',
+  `${day(3)};SEPA-Gutschrift Northwind Traders International Holdings (Europe) Limited Rechnung 2026-000123 und 2026-000124;9.876.543.210,99;9.876.543.210,99`,
+  `${day(4)};Kontoführungsentgelt;-12,50;9.876.543.198,49`,
+  `${day(5)};Lastschrift Stadtwerke Musterstadt GmbH Abschlag Strom/Gas Vertragskonto 4711-0815-2342;-1.234.567,89;9.875.308.630,60`,
+].join('\n');
 
 /** Every page; the reports are listed with the parameters that make them widest. */
 const PAGES: PhonePage[] = [
@@ -73,6 +85,23 @@ const PAGES: PhonePage[] = [
   { name: 'aged-balances', path: (books) => `/reports/aged-balances?account=${books.receivableId}&as_of=${MONTH.end}`, heading: 'Aged balances',
     loaded: 'aged-balances-table' },
   { name: 'general-ledger', path: (books) => `/reports/general-ledger?account=${books.receivableId}`, heading: 'General ledger', loaded: 'ledger-line' },
+  { name: 'bank', path: () => '/bank', heading: 'Bank matching', loaded: 'bank-line' },
+  { name: 'bank-account', path: (books) => `/bank/${books.bankId}`, heading: 'Bank matching', loaded: 'bank-line' },
+  { name: 'bank-find-match', path: (books) => `/bank/${books.bankId}`, heading: 'Bank matching', loaded: 'bank-line',
+    act: (page) => page.getByTestId('line-find-match').first().click().then(() => expectVisible(page.getByTestId('match-others'))) },
+  { name: 'bank-post-as', path: (books) => `/bank/${books.bankId}`, heading: 'Bank matching', loaded: 'bank-line',
+    act: (page) => page.getByTestId('line-post-as').first().click().then(() => expectVisible(page.getByTestId('post-as'))) },
+  { name: 'bank-matched', path: (books) => `/bank/${books.bankId}?show=matched`, heading: 'Bank matching', loaded: 'matched-entry' },
+  { name: 'bank-import', path: (books) => `/bank/import?account=${books.bankId}`, heading: 'Import a bank statement', loaded: 'statement-row',
+    act: async (page) => {
+      await page.getByTestId('import-file').setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: Buffer.from(BANK_CSV, 'utf8') });
+      await expectVisible(page.getByTestId('mapping-preview'));
+    } },
+  { name: 'bank-rules', path: () => '/bank/rules', heading: 'Bank rules', loaded: 'rule-row' },
+  { name: 'bank-rule-dialog', path: () => '/bank/rules', heading: 'Bank rules', loaded: 'rule-row',
+    act: (page) => page.getByTestId('rule-edit').first().click().then(() => expectVisible(page.getByTestId('rule-form'))) },
+  { name: 'reconcile', path: () => '/reconcile', heading: 'Reconcile', loaded: 'reconciliation-row' },
+  { name: 'reconciliation', path: (books) => `/reconcile/${books.reconciliationId}`, heading: /^Reconcile /, loaded: 'reconcile-line' },
   { name: 'currencies', path: () => '/currencies', heading: 'Currencies', loaded: 'currency-row' },
   { name: 'users', path: () => '/users', heading: 'Users', loaded: 'user-row' },
   { name: 'settings', path: () => '/settings', heading: 'Settings', loaded: 'retained-earnings-select' },
@@ -194,13 +223,29 @@ beforeAll(async () => {
   const eur = await call<{ id: string }>('POST', '/api/v1/currencies', {
     code: 'EUR', name: 'Euro', symbol: '€', asset_scale: 2, asset_type: 'fiat', caip19_id: 'swift:0/iso4217:EUR',
   });
-  await call('POST', '/api/v1/accounts', { account_number: '1010', name: 'Bank (EUR)', account_type: 'asset', normal_balance: 'debit', currency_id: eur.id });
+  const bank = await call<{ id: string }>('POST', '/api/v1/accounts', { account_number: '1010', name: 'Bank (EUR)', account_type: 'asset', normal_balance: 'debit', currency_id: eur.id });
+  const charges = await call<{ id: string }>('POST', '/api/v1/accounts', { account_number: '6150', name: 'Bank charges and interest on overdrafts (EUR)',
+    account_type: 'expense', normal_balance: 'debit', currency_id: eur.id });
+  const openingEur = await call<{ id: string }>('POST', '/api/v1/accounts', { account_number: '3010', name: 'Opening balance (EUR)',
+    account_type: 'equity', normal_balance: 'credit', currency_id: eur.id });
+  await post({ entry_date: MONTH.day(1), description: 'Opening balance of the euro account', reference: 'OB-2026',
+    lines: [{ account_id: bank.id, debit_amount: '123456789' }, { account_id: openingEur.id, credit_amount: '123456789' }] });
+  await call('POST', '/api/v1/bank-statements', { account_id: bank.id, format: 'csv', content: BANK_CSV, csv: { delimiter: ';', skip_rows: 2,
+    date_column: 'Buchungstag', date_format: 'DD.MM.YYYY', description_column: 'Verwendungszweck', amount_column: 'Betrag', decimal_separator: ',',
+    balance_column: 'Saldo' } });
+  await call('POST', '/api/v1/bank-rules', { name: 'Bank charges, account maintenance fees and card fees', account_id: bank.id,
+    match: { description_regex: '(entgelt|gebühr|fee)', direction: 'out', amount_max: '100000' }, counter_account_id: charges.id,
+    description: 'Monthly account maintenance fee' });
+  const lines = await call<{ id: string; description: string }[]>('GET', `/api/v1/bank-lines?account_id=${bank.id}`);
+  await call('POST', `/api/v1/bank-lines/${lines.find((line) => line.description.startsWith('Kontoführung'))!.id}/post`, {});
+  const reconciliation = await call<{ id: string }>('POST', '/api/v1/reconciliations', { account_id: bank.id, statement_date: MONTH.day(5),
+    statement_balance: '987530863060' });
   await call('POST', '/api/v1/users/service-accounts', { name: 'Nightly bank import', permissions: { 'journals:create': true } });
   await call('PATCH', '/api/v1/settings', { company_name: 'Northwind & Henderson Management Consulting Partners (Europe) GmbH' });
 
   books = {
     cashId: seeded.accounts.cash, receivableId: receivable.id, customerId: customer.id, salesId: seeded.accounts.sales,
-    bigEntryId: big.id, reversalId: reversal.id, closingEntryId: close.closing_entry.id,
+    bigEntryId: big.id, reversalId: reversal.id, closingEntryId: close.closing_entry.id, bankId: bank.id, reconciliationId: reconciliation.id,
   };
 }, 90_000);
 
@@ -219,6 +264,7 @@ describe('every page on a phone (390 x 844)', { timeout: 120_000 }, () => {
     const { ROOT } = await import('./fixture.js');
     const routes = [...readFileSync(join(ROOT, 'web/src/app.tsx'), 'utf8').matchAll(/pattern: '([^']+)'/g)].map((match) => match[1]!);
     const visited = new Set(PAGES.map((entry) => new URL(entry.path(books), 'http://x').pathname
+      .replace(books.bankId, ':accountId').replace(books.reconciliationId, ':id')
       .replace(books.cashId, ':id').replace(books.receivableId, ':id').replace(books.customerId, ':id').replace(books.salesId, ':id')
       .replace(books.bigEntryId, ':id').replace(books.reversalId, ':id').replace(books.closingEntryId, ':id')));
     expect(routes.filter((route) => !visited.has(route))).toEqual([]);

@@ -111,8 +111,10 @@ export const users = {
 
 /** Bank statements, bank lines, rules and reconciliations (CONTRACT.md, "Bank statements and reconciliation"). */
 export const bankStatements = {
-  list: (accountId: string, cursor?: string) => page<BankStatementView>(`${API}/bank-statements`, { account_id: accountId, limit: 200, cursor }),
-  all: (accountId: string) => fetchAll((cursor) => bankStatements.list(accountId, cursor)),
+  /** Every account's statements when `accountId` is undefined; in import order. */
+  list: (accountId: string | undefined, cursor?: string) =>
+    page<BankStatementView>(`${API}/bank-statements`, { account_id: accountId, limit: 200, cursor }),
+  all: (accountId: string | undefined) => fetchAll((cursor) => bankStatements.list(accountId, cursor)),
   import: (input: ImportStatementInput) => post<BankStatementView>(`${API}/bank-statements`, input),
 };
 

@@ -28,15 +28,17 @@ import './bank.css';
 type Tab = 'unmatched' | 'matched' | 'excluded';
 type Mode = 'suggestion' | 'match' | 'post' | 'exclude';
 
-/** `/bank` opens the account last worked on, else the first bank account. */
+/** `/bank` opens the account last worked on, else the one of the latest import, else the first bank account. */
 export function BankIndexPage() {
   const { accounts, error } = useBankAccounts();
+  const statements = useApi('bank-statements:', () => bankStatements.all(undefined));
   useEffect(() => {
-    if (!accounts || accounts.length === 0) return;
+    if (!accounts || accounts.length === 0 || (!statements.data && !statements.error)) return;
     const last = lastBankAccount();
-    const chosen = accounts.find((account) => account.id === last) ?? accounts[0]!;
+    const latestImport = statements.data?.[statements.data.length - 1]?.account_id;
+    const chosen = accounts.find((account) => account.id === last) ?? accounts.find((account) => account.id === latestImport) ?? accounts[0]!;
     navigate(`/bank/${chosen.id}`, { replace: true });
-  }, [accounts]);
+  }, [accounts, statements.data, statements.error]);
   if (error) return <ErrorNotice error={error} />;
   if (accounts && accounts.length === 0) {
     return (

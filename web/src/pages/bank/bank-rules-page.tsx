@@ -277,15 +277,16 @@ function RulePreview({ preview, ruleId, accounts, currencies }: { preview: RuleP
         <div className="table-wrap">
           <table className="table table--compact">
             <thead>
-              <tr><th scope="col" className="col-date">Date</th><th scope="col">Line</th><th scope="col" className="num">Amount</th></tr>
+              <tr><th scope="col" className="col-date hide-narrow">Date</th><th scope="col">Line</th><th scope="col" className="num">Amount</th></tr>
             </thead>
             <tbody>
               {preview.matches.map(({ line, reason, current_suggestion_rule_id }) => {
                 const currency = currencies.get(accounts.get(line.account_id)?.currency_id ?? '');
                 return (
                   <tr key={line.id} data-testid="rule-preview-row">
-                    <td className="nowrap">{formatDate(line.posted_date)}</td>
+                    <td className="nowrap hide-narrow">{formatDate(line.posted_date)}</td>
                     <td>
+                      <span className="show-narrow muted small">{formatDate(line.posted_date)}<br /></span>
                       {line.description}
                       <span className="muted small bank-rule__conditions">{reason}</span>
                       {current_suggestion_rule_id !== null && current_suggestion_rule_id !== ruleId && line.suggestion ? (

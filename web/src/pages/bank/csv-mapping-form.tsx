@@ -4,9 +4,10 @@
  * first rows as the import will read them (a row it cannot read shows why, as the server words it).
  */
 import type { CurrencyView } from '../../api/types.js';
-import { Badge, Checkbox, InputField, SelectField } from '../../components/ui.js';
+import { Badge, Checkbox, InputField, Money, SelectField } from '../../components/ui.js';
 import { formatDate } from '../../lib/dates.js';
 import { fieldError } from '../../lib/form-errors.js';
+import { displayMinor } from '../../lib/money.js';
 import { Amount, unsignedDisplay } from './bank-shared.js';
 import { type ColumnRole, type CsvPreview, DATE_FORMATS, DELIMITERS, type MappingDraft } from './csv-preview.js';
 
@@ -156,10 +157,11 @@ export function CsvMappingForm({ text, draft, preview, currency, error, onChange
             <thead>
               <tr>
                 <th scope="col" className="num hide-narrow">Line</th>
-                <th scope="col" className="col-date">Date</th>
+                <th scope="col" className="col-date hide-narrow">Date</th>
                 <th scope="col">Description</th>
-                <th scope="col" className="num">In</th>
-                <th scope="col" className="num">Out</th>
+                <th scope="col" className="num hide-narrow">In</th>
+                <th scope="col" className="num hide-narrow">Out</th>
+                <th scope="col" className="num show-narrow-cell">Amount</th>
                 {draft.columns.balance !== null ? <th scope="col" className="num hide-narrow">Balance</th> : null}
               </tr>
             </thead>
@@ -167,15 +169,17 @@ export function CsvMappingForm({ text, draft, preview, currency, error, onChange
               {preview.rows.map((row) => row.error !== undefined ? (
                 <tr key={row.lineNumber} className="csv-preview__bad" data-testid="mapping-preview-row" data-line={row.lineNumber}>
                   <td className="num hide-narrow">{row.lineNumber}</td>
+                  <td className="hide-narrow" />
                   <td colSpan={draft.columns.balance !== null ? 5 : 4} className="field__error">line {row.lineNumber}: {row.error}</td>
                 </tr>
               ) : (
                 <tr key={row.lineNumber} data-testid="mapping-preview-row" data-line={row.lineNumber}>
                   <td className="num muted hide-narrow">{row.lineNumber}</td>
-                  <td className="nowrap">{formatDate(row.date)}</td>
-                  <td className="bank-description">{row.description}</td>
-                  <td className="num">{row.amount !== undefined && row.amount > 0n ? <span className="money money--in">{unsignedDisplay(row.amount, currency)}</span> : null}</td>
-                  <td className="num">{row.amount !== undefined && row.amount < 0n ? <span className="money">{unsignedDisplay(row.amount, currency)}</span> : null}</td>
+                  <td className="nowrap hide-narrow">{formatDate(row.date)}</td>
+                  <td className="bank-description"><span className="show-narrow muted small">{formatDate(row.date)}<br /></span>{row.description}</td>
+                  <td className="num hide-narrow">{row.amount !== undefined && row.amount > 0n ? <span className="money money--in">{unsignedDisplay(row.amount, currency)}</span> : null}</td>
+                  <td className="num hide-narrow">{row.amount !== undefined && row.amount < 0n ? <span className="money">{unsignedDisplay(row.amount, currency)}</span> : null}</td>
+                  <td className="num show-narrow-cell">{row.amount !== undefined ? <Money value={row.amount} display={displayMinor(row.amount, currency?.asset_scale ?? 0)} /> : null}</td>
                   {draft.columns.balance !== null ? (
                     <td className="num hide-narrow">{row.balance !== undefined && row.balance !== null ? <Amount value={row.balance} currency={currency} /> : ''}</td>
                   ) : null}

@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { bankLines, reconciliations, users } from '../../api/endpoints.js';
 import type { AccountView, CurrencyView, ReconciliationDetailView, ReconciliationLineView } from '../../api/types.js';
 import { useUser } from '../../auth/auth.js';
-import { Badge, Button, ButtonLink, ErrorNotice, Loading, Notice, PageHeader } from '../../components/ui.js';
+import { Badge, Button, ButtonLink, Card, ErrorNotice, Loading, Notice, PageHeader } from '../../components/ui.js';
 import { formatDate, formatTimestamp } from '../../lib/dates.js';
 import { sumMinor } from '../../lib/money.js';
 import { accountLabel, useSettings } from '../../lib/reference.js';
@@ -133,14 +133,13 @@ function OpenReconciliation({ reconciliation, account, currency, onAnswer }: {
         </p>
       ) : null}
       {tickError ? <ErrorNotice error={tickError} /> : null}
-      <section className="card card--flush" data-testid="reconcile-lines">
+      <Card title={`Lines in the books through ${formatDate(reconciliation.statement_date)}`} className="card--flush" data-testid="reconcile-lines">
         <div className="table-wrap">
           <table className="table reconcile-table">
-            <caption className="table__caption">Lines in the books through {formatDate(reconciliation.statement_date)}</caption>
             <thead>
               <tr>
-                <th scope="col" className="reconcile-table__tick">Cleared</th>
-                <th scope="col" className="col-date">Date</th>
+                <th scope="col" className="reconcile-table__tick"><span className="hide-narrow">Cleared</span><span className="show-narrow" aria-label="Cleared">✓</span></th>
+                <th scope="col" className="col-date hide-narrow">Date</th>
                 <th scope="col">Description</th>
                 <th scope="col" className="hide-narrow">How</th>
                 <th scope="col" className="num">Amount</th>
@@ -158,8 +157,9 @@ function OpenReconciliation({ reconciliation, account, currency, onAnswer }: {
                       aria-label={`Cleared: ${row.description ?? 'entry'} of ${formatDate(row.entry_date)}`}
                       title={row.state === 'matched' ? 'Cleared by its bank match; unmatch it on the bank screen to change this' : undefined} />
                   </td>
-                  <td className="nowrap">{formatDate(row.entry_date)}</td>
+                  <td className="nowrap hide-narrow">{formatDate(row.entry_date)}</td>
                   <td>
+                    <span className="show-narrow muted small">{formatDate(row.entry_date)}<br /></span>
                     <Link to={`/journal/${row.journal_entry_id}`}>{row.description ?? 'Entry'}</Link>
                     {row.reference ? <span className="muted small"> · {row.reference}</span> : null}
                     <span className="show-narrow"><br /><LineState state={row.state} /></span>
@@ -171,7 +171,7 @@ function OpenReconciliation({ reconciliation, account, currency, onAnswer }: {
             </tbody>
           </table>
         </div>
-      </section>
+      </Card>
       <UnmatchedBankLines reconciliation={reconciliation} account={account} currency={currency} />
     </div>
   );
@@ -188,47 +188,43 @@ function UnmatchedBankLines({ reconciliation, account, currency, printable = fal
   const lines = reconciliation.unmatched_bank_lines;
   if (lines.length === 0 && !printable) return null;
   return (
-    <section className="card card--flush" data-testid="reconcile-unmatched">
+    <Card title={`Bank lines not in the books (${lines.length})`} className="card--flush" data-testid="reconcile-unmatched"
+      actions={!printable && lines.length > 0 ? <Link to={`/bank/${account.id}`} data-testid="reconcile-go-matching">Match them on the bank screen</Link> : undefined}>
       <div className="table-wrap">
         <table className="table table--compact">
-          <caption className="table__caption">
-            Bank lines not in the books ({lines.length})
-            {!printable && lines.length > 0 ? <> · <Link to={`/bank/${account.id}`} className="no-print" data-testid="reconcile-go-matching">Match them on the bank screen</Link></> : null}
-          </caption>
           <thead>
-            <tr><th scope="col" className="col-date">Date</th><th scope="col">Description</th><th scope="col" className="num">Amount</th></tr>
+            <tr><th scope="col" className="col-date hide-narrow">Date</th><th scope="col">Description</th><th scope="col" className="num">Amount</th></tr>
           </thead>
           <tbody>
-            {lines.length === 0 ? <tr><td colSpan={3} className="muted">None.</td></tr> : null}
+            {lines.length === 0 ? <tr><td className="hide-narrow" /><td colSpan={2} className="muted">None.</td></tr> : null}
             {lines.map((line) => (
               <tr key={line.id} data-testid="reconcile-unmatched-line">
-                <td className="nowrap">{formatDate(line.posted_date)}</td>
-                <td>{line.description}</td>
+                <td className="nowrap hide-narrow">{formatDate(line.posted_date)}</td>
+                <td><span className="show-narrow muted small">{formatDate(line.posted_date)}<br /></span>{line.description}</td>
                 <td className="num"><Amount value={line.amount} currency={currency} /></td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-    </section>
+    </Card>
   );
 }
 
 function LinesTable({ title, lines, currency, testId }: { title: string; lines: ReconciliationLineView[]; currency: CurrencyView | undefined; testId: string }) {
   return (
-    <section className="card card--flush" data-testid={testId}>
+    <Card title={`${title} (${lines.length})`} className="card--flush" data-testid={testId}>
       <div className="table-wrap">
         <table className="table table--compact">
-          <caption className="table__caption">{title} ({lines.length})</caption>
           <thead>
-            <tr><th scope="col" className="col-date">Date</th><th scope="col">Description</th><th scope="col" className="hide-narrow">Reference</th><th scope="col" className="num">Amount</th></tr>
+            <tr><th scope="col" className="col-date hide-narrow">Date</th><th scope="col">Description</th><th scope="col" className="hide-narrow">Reference</th><th scope="col" className="num">Amount</th></tr>
           </thead>
           <tbody>
-            {lines.length === 0 ? <tr><td colSpan={4} className="muted">None.</td></tr> : null}
+            {lines.length === 0 ? <tr><td className="hide-narrow" /><td colSpan={3} className="muted">None.</td></tr> : null}
             {lines.map((line) => (
               <tr key={line.journal_line_id}>
-                <td className="nowrap">{formatDate(line.entry_date)}</td>
-                <td>{line.description ?? ''}</td>
+                <td className="nowrap hide-narrow">{formatDate(line.entry_date)}</td>
+                <td><span className="show-narrow muted small">{formatDate(line.entry_date)}<br /></span>{line.description ?? ''}</td>
                 <td className="hide-narrow muted">{line.reference ?? ''}</td>
                 <td className="num"><Amount value={line.amount} currency={currency} /></td>
               </tr>
@@ -236,14 +232,15 @@ function LinesTable({ title, lines, currency, testId }: { title: string; lines: 
           </tbody>
           <tfoot>
             <tr className="row--total">
-              <th scope="row" colSpan={2}>Total</th>
+              <th scope="row" className="hide-narrow" />
+              <th scope="row">Total</th>
               <td className="hide-narrow" />
               <td className="num"><Amount value={sumMinor(lines.map((line) => line.amount))} currency={currency} /></td>
             </tr>
           </tfoot>
         </table>
       </div>
-    </section>
+    </Card>
   );
 }
 
