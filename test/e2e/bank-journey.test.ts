@@ -172,6 +172,8 @@ describe('a bookkeeper imports, matches and reconciles a month of the bank accou
     await expectCount(matching.lines, 4);
     await expectCount(matching.line('Kontoführungsentgelt'), 0);
     await expectText(matching.unmatchedCount, '4');
+    // The focus stays in the list, on the line that took the accepted one's place, ready for the next key.
+    await expect.poll(() => matching.focusedLineId(), { timeout: WAIT_MS }).not.toBeNull();
 
     await expectText(matching.acceptAll, 'Accept all suggestions (2)');
     await matching.acceptAll.click();
