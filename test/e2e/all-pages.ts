@@ -34,6 +34,9 @@ export interface LayoutBooks {
   openPeriodId: string;
   eurId: string;
   ethId: string;
+  /** The euro bank account, with an imported statement, and its open reconciliation. */
+  bankId: string;
+  reconciliationId: string;
 }
 
 export interface PageVisit {
@@ -50,6 +53,16 @@ export interface PageVisit {
 }
 
 export const LONG_PERIOD = 'Adjustment period for the annual audit of the Northwind accounts';
+
+/** A bank's export with a preamble, long descriptions and amounts in the billions. */
+const bankDay = (number: number) => MONTH.day(number).split('-').reverse().join('.');
+export const BANK_CSV = [
+  'Kontonummer;DE89 3704 0044 0532 0130 00', '',
+  'Buchungstag;Verwendungszweck;Betrag;Saldo',
+  `${bankDay(3)};SEPA-Gutschrift Northwind Traders International Holdings (Europe) Limited Rechnung 2026-000123 und 2026-000124;9.876.543.210,99;9.876.543.210,99`,
+  `${bankDay(4)};Kontoführungsentgelt;-12,50;9.876.543.198,49`,
+  `${bankDay(5)};Lastschrift Stadtwerke Musterstadt GmbH Abschlag Strom/Gas Vertragskonto 4711-0815-2342;-1.234.567,89;9.875.308.630,60`,
+].join('\n');
 export const LONG_CUSTOMER = 'Northwind Traders International Holdings (Europe) Limited';
 const LONGER_CUSTOMER = 'Contoso Pharmaceuticals and Biotechnology Research Laboratories Incorporated';
 const LONG_EXPENSE = 'Professional services, subcontractors and outside consultants';
@@ -128,6 +141,25 @@ export const ALL_PAGES: PageVisit[] = [
     heading: 'General ledger', loaded: 'ledger-line' },
   { name: 'general-ledger-crypto', route: '/reports/general-ledger', path: (books) => `/reports/general-ledger?account=${books.walletId}`,
     heading: 'General ledger', loaded: 'ledger-line' },
+  { name: 'bank', route: '/bank', path: () => '/bank', heading: 'Bank matching', loaded: 'bank-line' },
+  { name: 'bank-account', route: '/bank/:accountId', path: (books) => `/bank/${books.bankId}`, heading: 'Bank matching', loaded: 'bank-line' },
+  { name: 'bank-find-match', route: '/bank/:accountId', path: (books) => `/bank/${books.bankId}`, heading: 'Bank matching', loaded: 'bank-line',
+    act: (page) => page.getByTestId('line-find-match').first().click().then(() => expectVisible(page.getByTestId('match-others'))) },
+  { name: 'bank-post-as', route: '/bank/:accountId', path: (books) => `/bank/${books.bankId}`, heading: 'Bank matching', loaded: 'bank-line',
+    act: (page) => page.getByTestId('line-post-as').first().click().then(() => expectVisible(page.getByTestId('post-as'))) },
+  { name: 'bank-matched', route: '/bank/:accountId', path: (books) => `/bank/${books.bankId}?show=matched`, heading: 'Bank matching',
+    loaded: 'matched-entry' },
+  { name: 'bank-import', route: '/bank/import', path: (books) => `/bank/import?account=${books.bankId}`, heading: 'Import a bank statement',
+    loaded: 'statement-row', act: async (page) => {
+      await page.getByTestId('import-file').setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: Buffer.from(BANK_CSV, 'utf8') });
+      await expectVisible(page.getByTestId('mapping-preview'));
+    } },
+  { name: 'bank-rules', route: '/bank/rules', path: () => '/bank/rules', heading: 'Bank rules', loaded: 'rule-row' },
+  { name: 'bank-rule-dialog', route: '/bank/rules', path: () => '/bank/rules', heading: 'Bank rules', loaded: 'rule-row',
+    act: (page) => page.getByTestId('rule-edit').first().click().then(() => expectVisible(page.getByTestId('rule-form'))) },
+  { name: 'reconcile', route: '/reconcile', path: () => '/reconcile', heading: 'Reconcile', loaded: 'reconciliation-row' },
+  { name: 'reconciliation', route: '/reconcile/:id', path: (books) => `/reconcile/${books.reconciliationId}`, heading: /^Reconcile /,
+    loaded: 'reconcile-line' },
   { name: 'currencies', route: '/currencies', path: () => '/currencies', heading: 'Currencies', loaded: 'currency-row' },
   { name: 'users', route: '/users', path: () => '/users', heading: 'Users', loaded: 'user-row' },
   { name: 'settings', route: '/settings', path: () => '/settings', heading: 'Settings', loaded: 'retained-earnings-select' },
@@ -314,9 +346,26 @@ export async function seedLayoutBooks(server: LedgerServer): Promise<LayoutBooks
   });
   const reversal = await call<{ id: string }>('POST', `/api/v1/journal-entries/${wrong.id}/reverse`, { entry_date: MONTH.day(15) });
 
-  // The month before the fixture's month (with the long name) and the first month are closed.
-  const close = await call<{ closing_entry: { id: string } }>('POST', `/api/v1/periods/${periodIds.get(-1)!}/close`);
-  await call('POST', `/api/v1/periods/${periodIds.get(-11)!}/close`);
+  // Every month before the fixture's is closed, in order (periods close in order); the last of them
+  // has the long name and its closing entry is a page too.
+  let close = { closing_entry: { id: '' } };
+  for (let offset = -11; offset <= -1; offset += 1) {
+    close = await call<{ closing_entry: { id: string } }>('POST', `/api/v1/periods/${periodIds.get(offset)!}/close`);
+  }
+
+  // The bank: a statement of the euro account imported, a rule, one line posted by it, a reconciliation open.
+  const charges = await eurAccount({ account_number: '6150', name: 'Bank charges and interest on overdrafts (EUR)', account_type: 'expense',
+    normal_balance: 'debit' });
+  await call('POST', '/api/v1/bank-statements', { account_id: bankEur.id, format: 'csv', content: BANK_CSV, csv: { delimiter: ';', skip_rows: 2,
+    date_column: 'Buchungstag', date_format: 'DD.MM.YYYY', description_column: 'Verwendungszweck', amount_column: 'Betrag', decimal_separator: ',',
+    balance_column: 'Saldo' } });
+  await call('POST', '/api/v1/bank-rules', { name: 'Bank charges, account maintenance fees and card fees', account_id: bankEur.id,
+    match: { description_regex: '(entgelt|gebühr|fee)', direction: 'out', amount_max: '100000' }, counter_account_id: charges.id,
+    description: 'Monthly account maintenance fee' });
+  const bankLines = await call<{ id: string; description: string }[]>('GET', `/api/v1/bank-lines?account_id=${bankEur.id}`);
+  await call('POST', `/api/v1/bank-lines/${bankLines.find((bankLine) => bankLine.description.startsWith('Kontoführung'))!.id}/post`, {});
+  const reconciliation = await call<{ id: string }>('POST', '/api/v1/reconciliations', { account_id: bankEur.id, statement_date: MONTH.day(5),
+    statement_balance: '987530863060' });
 
   // Users: a person with a long name and several permissions, and a service account.
   await call('POST', '/api/v1/users', {
@@ -329,7 +378,8 @@ export async function seedLayoutBooks(server: LedgerServer): Promise<LayoutBooks
   return {
     cashId: seeded.accounts.cash, receivableId: receivable.id, customerId: customer.id, salesId: seeded.accounts.sales, servicesId: services.id,
     walletId: wallet.id, bigEntryId: big.id, manyLineEntryId: manyLines.id, cryptoEntryId: cryptoEntry.id, reversalId: reversal.id,
-    closingEntryId: close.closing_entry.id, openPeriodId: seeded.periodId, eurId: eur.id, ethId: eth.id,
+    closingEntryId: close.closing_entry.id, openPeriodId: seeded.periodId, eurId: eur.id, ethId: eth.id, bankId: bankEur.id,
+    reconciliationId: reconciliation.id,
   };
 }
 

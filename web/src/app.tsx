@@ -7,6 +7,11 @@ import { AccountPage } from './pages/account-page.js';
 import { AccountsPage } from './pages/accounts-page.js';
 import { FullPageLoading, LoginPage, SetupPage, UnreachablePage } from './pages/auth-pages.js';
 import { CurrenciesPage } from './pages/currencies-page.js';
+import { BankImportPage } from './pages/bank/bank-import-page.js';
+import { BankIndexPage, BankMatchingPage } from './pages/bank/bank-matching-page.js';
+import { BankRulesPage } from './pages/bank/bank-rules-page.js';
+import { ReconciliationPage } from './pages/bank/reconciliation-page.js';
+import { ReconciliationsPage } from './pages/bank/reconciliations-page.js';
 import { DashboardPage } from './pages/dashboard-page.js';
 import { EntryPage } from './pages/entry-page.js';
 import { JournalPage } from './pages/journal-page.js';
@@ -32,6 +37,12 @@ const ROUTES: { pattern: string; title: string; page: ComponentType<{ params: Pa
   { pattern: '/journal/new', title: 'New journal entry', page: NewEntryPage },
   { pattern: '/journal/:id', title: 'Journal entry', page: EntryPage },
   { pattern: '/periods', title: 'Periods', page: PeriodsPage },
+  { pattern: '/bank', title: 'Bank matching', page: BankIndexPage },
+  { pattern: '/bank/import', title: 'Import a bank statement', page: BankImportPage },
+  { pattern: '/bank/rules', title: 'Bank rules', page: BankRulesPage },
+  { pattern: '/bank/:accountId', title: 'Bank matching', page: BankMatchingPage },
+  { pattern: '/reconcile', title: 'Reconcile', page: ReconciliationsPage },
+  { pattern: '/reconcile/:id', title: 'Reconciliation', page: ReconciliationPage },
   { pattern: '/reports', title: 'Reports', page: ReportsIndexPage },
   { pattern: '/reports/trial-balance', title: 'Trial balance', page: TrialBalancePage },
   { pattern: '/reports/balance-sheet', title: 'Balance sheet', page: BalanceSheetPage },

@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expectVisible } from '../fixture.js';
 
 export type NavTarget =
-  | 'dashboard' | 'accounts' | 'journal' | 'periods' | 'trial-balance' | 'balance-sheet' | 'income-statement' | 'general-ledger'
+  | 'dashboard' | 'accounts' | 'journal' | 'periods' | 'bank' | 'bank-rules' | 'reconcile' | 'trial-balance' | 'balance-sheet' | 'income-statement' | 'general-ledger'
   | 'aged-balances'
   | 'currencies' | 'users' | 'settings';
 

@@ -1,6 +1,9 @@
 /** One typed function per API endpoint the UI uses. */
 import { request, type QueryValue } from './client.js';
 import type {
+  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
+  ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput, ReconciliationDetailView,
+  ReconciliationView, RulePreviewView, StartReconciliationInput, UpdateBankRuleInput,
   AgedBalancesInput, AgedBalancesView, AccountBalanceView, AccountView, BalanceSheetInput, BalanceSheetView, ClosePeriodResult, CreateAccountInput, CreateCurrencyInput,
   CreateEntryInput, CreatePeriodInput, CreateServiceAccountInput, CreateUserInput, CurrencyView, EntryListFilter, EntryView,
   GeneralLedgerInput, GeneralLedgerView, IncomeStatementInput, IncomeStatementView, LoginInput, Page, PeriodView, ReverseInput,
@@ -24,6 +27,9 @@ async function post<T>(path: string, body?: unknown, query?: Query, idempotencyK
 }
 async function patch<T>(path: string, body: unknown): Promise<T> {
   return (await request<Envelope<T>>('PATCH', path, { body })).data;
+}
+async function remove<T>(path: string): Promise<T> {
+  return (await request<Envelope<T>>('DELETE', path)).data;
 }
 const id = (value: string) => encodeURIComponent(value);
 
@@ -99,5 +105,50 @@ export const users = {
   all: () => fetchAll((cursor) => users.list(cursor)),
   create: (input: CreateUserInput) => post<UserView>(`${API}/users`, input),
   createServiceAccount: (input: CreateServiceAccountInput) => post<ServiceAccountCreatedView>(`${API}/users/service-accounts`, input),
+  get: (userId: string) => get<UserView>(`${API}/users/${id(userId)}`),
   update: (userId: string, input: UpdateUserInput) => patch<UserView>(`${API}/users/${id(userId)}`, input),
+};
+
+/** Bank statements, bank lines, rules and reconciliations (CONTRACT.md, "Bank statements and reconciliation"). */
+export const bankStatements = {
+  /** Every account's statements when `accountId` is undefined; in import order. */
+  list: (accountId: string | undefined, cursor?: string) =>
+    page<BankStatementView>(`${API}/bank-statements`, { account_id: accountId, limit: 200, cursor }),
+  all: (accountId: string | undefined) => fetchAll((cursor) => bankStatements.list(accountId, cursor)),
+  import: (input: ImportStatementInput) => post<BankStatementView>(`${API}/bank-statements`, input),
+};
+
+export const bankLines = {
+  list: (filter: BankLineListInput) => page<BankLineView>(`${API}/bank-lines`, { ...filter }),
+  all: (filter: Omit<BankLineListInput, 'limit' | 'cursor'>) => fetchAll((cursor) => bankLines.list({ ...filter, limit: 200, cursor })),
+  candidates: async (lineId: string) => (await request<Envelope<CandidateView[]>>('GET', `${API}/bank-lines/${id(lineId)}/candidates`)).data,
+  /** `idempotencyKey`: a retry after a network failure returns the first answer instead of posting twice. */
+  post: (lineId: string, input: PostBankLineInput, idempotencyKey?: string) =>
+    post<BankLineView>(`${API}/bank-lines/${id(lineId)}/post`, input, undefined, idempotencyKey),
+  match: (lineId: string, input: MatchBankLineInput) => post<BankLineView>(`${API}/bank-lines/${id(lineId)}/match`, input),
+  exclude: (lineId: string, input: ExcludeBankLineInput) => post<BankLineView>(`${API}/bank-lines/${id(lineId)}/exclude`, input),
+  unmatch: (lineId: string) => post<BankLineView>(`${API}/bank-lines/${id(lineId)}/unmatch`),
+  accept: (input: AcceptBankLinesInput, idempotencyKey?: string) =>
+    post<BankLineView[]>(`${API}/bank-lines/accept`, input, undefined, idempotencyKey),
+};
+
+export const bankRules = {
+  list: (cursor?: string) => page<BankRuleView>(`${API}/bank-rules`, { limit: 200, cursor }),
+  all: () => fetchAll((cursor) => bankRules.list(cursor)),
+  create: (input: CreateBankRuleInput) => post<BankRuleView>(`${API}/bank-rules`, input),
+  update: (ruleId: string, input: UpdateBankRuleInput) => patch<BankRuleView>(`${API}/bank-rules/${id(ruleId)}`, input),
+  delete: (ruleId: string) => remove<BankRuleView>(`${API}/bank-rules/${id(ruleId)}`),
+  preview: (input: PreviewBankRuleInput) => post<RulePreviewView>(`${API}/bank-rules/preview`, input),
+};
+
+export const reconciliations = {
+  list: (cursor?: string) => page<ReconciliationView>(`${API}/reconciliations`, { limit: 200, cursor }),
+  all: () => fetchAll((cursor) => reconciliations.list(cursor)),
+  get: (reconciliationId: string) => get<ReconciliationDetailView>(`${API}/reconciliations/${id(reconciliationId)}`),
+  start: (input: StartReconciliationInput) => post<ReconciliationDetailView>(`${API}/reconciliations`, input),
+  clear: (reconciliationId: string, input: ClearLinesInput) =>
+    post<ReconciliationDetailView>(`${API}/reconciliations/${id(reconciliationId)}/clear`, input),
+  unclear: (reconciliationId: string, input: ClearLinesInput) =>
+    post<ReconciliationDetailView>(`${API}/reconciliations/${id(reconciliationId)}/unclear`, input),
+  finish: (reconciliationId: string) => post<ReconciliationDetailView>(`${API}/reconciliations/${id(reconciliationId)}/finish`),
 };

@@ -18,6 +18,11 @@ import type {
   UserView,
 } from '../../../src/schemas/user.js';
 import type { PermissionKey } from '../../../src/service/actor.js';
+import type {
+  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
+  CsvMappingInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput,
+  ReconciliationDetailView, ReconciliationView, StartReconciliationInput, UpdateBankRuleInput, RulePreview,
+} from '../../../src/schemas/bank.js';
 
 export type {
   AccountBalanceView, AccountView, CreateAccountInput, UpdateAccountInput, CreateCurrencyInput, CurrencyView, UpdateCurrencyInput,
@@ -25,7 +30,14 @@ export type {
   GeneralLedgerView, IncomeStatementInput, TrialBalanceInput, SettingsView, UpdateSettingsInput, CreateServiceAccountInput,
   CreateUserInput, LoginInput, ServiceAccountCreatedView, SetupInput, TokenPairView, UpdateUserInput, UserView, PermissionKey,
   AgedBalancesInput, AgedBalancesView,
+  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
+  CsvMappingInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput,
+  ReconciliationDetailView, ReconciliationView, StartReconciliationInput, UpdateBankRuleInput,
 };
+
+export type RulePreviewView = Static<typeof RulePreview>;
+export type ReconciliationLineView = ReconciliationDetailView['outstanding'][number];
+export type StatementFormat = ImportStatementInput['format'];
 
 export type ErrorBodyView = Static<typeof ErrorBody>;
 export type TrialBalanceView = Static<typeof TrialBalance>;

@@ -31,14 +31,29 @@ const REPORT_NAV: NavItem[] = [
   { to: '/reports/aged-balances', label: 'Aged balances', testId: 'nav-aged-balances', icon: icon('M12 21a9 9 0 100-18 9 9 0 000 18zM12 7v5l3 2') },
 ];
 
+/** Importing a statement starts from the matching screen (its "Import statement" button), which keeps the sidebar within a 900 px high window. */
+const BANK_NAV: NavItem[] = [
+  { to: '/bank', label: 'Bank matching', testId: 'nav-bank', icon: icon('M3 10l9-6 9 6M5 10v8M9.5 10v8M14.5 10v8M19 10v8M3 20h18') },
+  { to: '/bank/rules', label: 'Bank rules', testId: 'nav-bank-rules', icon: icon('M4 6h10M4 12h16M4 18h7M17 4v4M20 16l-3 3-2-2') },
+  { to: '/reconcile', label: 'Reconcile', testId: 'nav-reconcile', icon: icon('M4 12l5 5L20 6') },
+];
+
 const ADMIN_NAV: NavItem[] = [
   { to: '/currencies', label: 'Currencies', testId: 'nav-currencies', icon: icon('M12 3v18M16 7H10a3 3 0 000 6h4a3 3 0 010 6H7') },
   { to: '/users', label: 'Users', testId: 'nav-users', icon: icon('M16 19v-1a4 4 0 00-4-4H7a4 4 0 00-4 4v1M9.5 10a3.5 3.5 0 100-7 3.5 3.5 0 000 7zM21 19v-1a4 4 0 00-3-3.9M16 3.1a3.5 3.5 0 010 6.8') },
   { to: '/settings', label: 'Settings', testId: 'nav-settings', icon: icon('M12 15a3 3 0 100-6 3 3 0 000 6zM19.4 15a1.7 1.7 0 00.3 1.8l.1.1a2 2 0 11-2.8 2.8l-.1-.1a1.7 1.7 0 00-2.9 1.2V21a2 2 0 11-4 0v-.1a1.7 1.7 0 00-2.9-1.2l-.1.1a2 2 0 11-2.8-2.8l.1-.1a1.7 1.7 0 00-1.2-2.9H3a2 2 0 110-4h.1a1.7 1.7 0 001.2-2.9l-.1-.1a2 2 0 112.8-2.8l.1.1a1.7 1.7 0 002.9-1.2V3a2 2 0 114 0v.1a1.7 1.7 0 002.9 1.2l.1-.1a2 2 0 112.8 2.8l-.1.1a1.7 1.7 0 001.2 2.9H21a2 2 0 110 4h-.1a1.7 1.7 0 00-1.5 1z') },
 ];
 
-function isCurrent(to: string, pathname: string): boolean {
+function covers(to: string, pathname: string): boolean {
   return to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`);
+}
+
+const ALL_NAV = [...MAIN_NAV, ...BANK_NAV, ...REPORT_NAV];
+
+/** The link whose path covers the page most closely is the current one (`/bank/rules` is not also "Bank matching"). */
+function isCurrent(to: string, pathname: string): boolean {
+  if (!covers(to, pathname)) return false;
+  return !ALL_NAV.some((item) => item.to.length > to.length && covers(item.to, pathname));
 }
 
 function NavList({ items, pathname }: { items: NavItem[]; pathname: string }) {
@@ -78,6 +93,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <nav id="primary-nav" className="nav no-print" aria-label="Main">
         <Link to="/" className="brand brand--nav"><BrandMark /> Ledger</Link>
         <NavList items={MAIN_NAV} pathname={pathname} />
+        <p className="nav__heading">Bank</p>
+        <NavList items={BANK_NAV} pathname={pathname} />
         <p className="nav__heading">Reports</p>
         <NavList items={REPORT_NAV} pathname={pathname} />
         <p className="nav__heading">Administration</p>
