@@ -206,6 +206,10 @@ export const ReconciliationLine = Type.Object({
   reference: Nullable(Type.String()),
   amount: Amount,
   display_amount: DisplayAmount,
+  cleared_by: Nullable(Type.Union([Type.Literal('bank_match'), Type.Literal('mark')], {
+    description: 'Why an open reconciliation counts the line cleared: matched to a bank line dated on or before the statement date, or marked; '
+      + 'null for outstanding lines and the lines of a finished reconciliation' })),
+  bank_line_id: Nullable(Id),
 });
 
 export const Reconciliation = Type.Object({

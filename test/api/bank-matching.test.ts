@@ -44,6 +44,17 @@ describe('bank rules and matching', () => {
     expect(lines[3].suggestion).toBeNull();
   });
 
+  it('keeps a rule to counter accounts in its bank account\'s currency, and suggests from a rule for all accounts only in its own', async () => {
+    const { books, lines } = await booksWithLines();
+    const other = await bankBooks(api);
+    const refused = await rule(books, { match: { direction: 'out' }, counter_account_id: other.fees.id });
+    expectError(refused, 400, 'VALIDATION_ERROR', 'counter_account_id');
+    dataOf(await api.request('POST', '/api/v1/bank-rules', { name: 'Everything, other currency', priority: -5, account_id: null,
+      match: { direction: 'out' }, counter_account_id: other.fees.id }), 201);
+    expect((await bankLinesOf(api, `account_id=${books.bank.id}`))[0].suggestion).toBeNull();
+    void lines;
+  });
+
   it('refuses a rule whose expression does not compile or could backtrack catastrophically', async () => {
     const { books } = await booksWithLines();
     for (const pattern of ['(a+)+$', '(x|x)*y', '(', '\\d+\\s*\\d+$']) {
@@ -158,11 +169,13 @@ describe('bank rules and matching', () => {
     expect(mismatch.body.message).toBe('The entries move the bank account by 1000.00, the bank line by 1500.00');
     expectError(await api.request('POST', `/api/v1/bank-lines/${lines[3].id}/match`, { journal_entry_ids: [invoice17.id] }), 400, 'VALIDATION_ERROR',
       'journal_entry_ids[0]');
-    const matched = dataOf(await api.request('POST', `/api/v1/bank-lines/${lines[3].id}/match`, { journal_entry_ids: [paid17.id, paid18.id] }));
-    expect(matched).toMatchObject({ status: 'matched', journal_entry_ids: [paid17.id, paid18.id] });
+    // The entries answer in the order given, not the order they were posted in.
+    const matched = dataOf(await api.request('POST', `/api/v1/bank-lines/${lines[3].id}/match`, { journal_entry_ids: [paid18.id, paid17.id] }));
+    expect(matched).toMatchObject({ status: 'matched', journal_entry_ids: [paid18.id, paid17.id] });
     void invoice18;
     expectError(await api.request('POST', `/api/v1/bank-lines/${lines[3].id}/match`, { journal_entry_ids: [paid17.id, paid18.id] }), 409,
       'BANK_LINE_RESOLVED');
+    expect(dataOf(await api.request('GET', `/api/v1/bank-lines/${lines[3].id}`)).journal_entry_ids).toEqual([paid18.id, paid17.id]);
   });
 
   it('lists candidates with a score and a reason, best first, and never an entry matched already', async () => {

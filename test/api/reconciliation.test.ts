@@ -48,7 +48,8 @@ describe('reconciliation', () => {
       statement_balance: '243590' }), 201);
     expect(started).toMatchObject({ status: 'open', statement_balance: '243590', previously_reconciled_balance: '0',
       cleared_balance: '149010', difference: '94580', display_difference: '945.80' });
-    expect(started.cleared.map((line: any) => [line.journal_entry_id, line.amount])).toEqual([[fee.id, '-990'], [payment.id, '150000']]);
+    expect(started.cleared.map((line: any) => [line.journal_entry_id, line.amount, line.cleared_by, line.bank_line_id])).toEqual([
+      [fee.id, '-990', 'bank_match', lines[0].id], [payment.id, '150000', 'bank_match', lines[1].id]]);
     expect(started.outstanding.map((line: any) => [line.journal_entry_id, line.amount])).toEqual([[opening.id, '100000'], [cheque.id, '-25000']]);
     expect(started.unmatched_bank_lines.map((line: any) => line.id)).toEqual([lines[2].id]);
     const refused = await api.request('POST', `/api/v1/reconciliations/${started.id}/finish`);
@@ -58,6 +59,8 @@ describe('reconciliation', () => {
     const marked = dataOf(await api.request('POST', `/api/v1/reconciliations/${started.id}/clear`,
       { journal_line_ids: [lineOnAccount(opening, books.bank.id)] }));
     expect([marked.cleared_balance, marked.difference]).toEqual(['249010', '-5420']);
+    expect(marked.cleared.find((line: any) => line.journal_entry_id === opening.id)).toMatchObject({ cleared_by: 'mark', bank_line_id: null });
+    expect(marked.outstanding.every((line: any) => line.cleared_by === null)).toBe(true);
     // The card purchase is in the books now, posted from its bank line.
     dataOf(await api.request('POST', `/api/v1/bank-lines/${lines[2].id}/post`, { counter_account_id: books.groceries.id }));
     const balanced = dataOf(await api.request('GET', `/api/v1/reconciliations/${started.id}`));

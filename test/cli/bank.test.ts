@@ -360,8 +360,8 @@ describe('ledger bank rules, lines and decisions', () => {
     const matched = cli(['bank', 'match', lines.acme.id, '--entry', paid17.id, '--entry', paid18.id]).data;
     expect(matched).toMatchObject({ status: 'matched', journal_entry_ids: [paid17.id, paid18.id] });
     cli(['bank', 'unmatch', lines.acme.id]);
-    // --entry takes several ids at once too; the line lists its entries in posting order.
-    expect(cli(['bank', 'match', lines.acme.id, '--entry', paid18.id, paid17.id]).data.journal_entry_ids).toEqual([paid17.id, paid18.id]);
+    // --entry takes several ids at once too; the line lists its entries in the order given.
+    expect(cli(['bank', 'match', lines.acme.id, '--entry', paid18.id, paid17.id]).data.journal_entry_ids).toEqual([paid18.id, paid17.id]);
   });
 
   it('excludes a line with its reason, and unmatch takes the exclusion back', () => {

@@ -180,6 +180,8 @@ export async function matchBankLine(ctx: ServiceContext, actor: Actor, id: strin
         });
       }
     }
+    // In the order the entries were given, as the line will answer them.
+    accountLines.sort((a, b) => input.journal_entry_ids.indexOf(a.journal_entry_id) - input.journal_entry_ids.indexOf(b.journal_entry_id));
     const sum = accountLines.reduce((total, accountLine) => total + accountLine.debit_amount - accountLine.credit_amount, 0n);
     if (sum !== line.amount) {
       const scale = await ctx.scaleOf((await tx.getAccount(line.account_id))!.currency_id, tx);

@@ -70,14 +70,23 @@ export async function assertSafeRegex(pattern: string, field: string): Promise<v
   }
 }
 
+/**
+ * The rule's bank account (when it names one) and counter account exist and fit: a posting
+ * counter account in the bank account's currency, since an entry has one currency. A rule for every
+ * account suggests only for lines of accounts in its counter account's currency (suggestions.ts).
+ */
 async function checkAccounts(reads: LedgerReads, accountId: string | null | undefined, counterAccountId: string | undefined): Promise<void> {
-  if (accountId !== undefined && accountId !== null) await bankAccount(reads, accountId);
+  const bank = accountId !== undefined && accountId !== null ? await bankAccount(reads, accountId) : undefined;
   if (counterAccountId !== undefined) {
     const counter = await reads.getAccount(counterAccountId);
     if (!counter) throw notFound('Account', counterAccountId, 'counter_account_id');
     if (counter.has_subledger) {
       throw validationError(`Account ${counter.account_number} ${counter.name} is a control account`, 'counter_account_id',
         'Name one of its sub-accounts: entries post to posting accounts only');
+    }
+    if (bank !== undefined && bank.currency_id !== counter.currency_id) {
+      throw validationError(`Account ${counter.account_number} ${counter.name} is in another currency than bank account ${bank.account_number}`,
+        'counter_account_id', 'Name a counter account in the bank account\'s currency: an entry has one currency');
     }
   }
 }
@@ -111,7 +120,8 @@ export async function updateBankRule(ctx: ServiceContext, actor: Actor, id: stri
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     const before = await tx.getBankRule(id);
     if (!before) throw notFound('Bank rule', id);
-    await checkAccounts(tx, input.account_id, input.counter_account_id);
+    await checkAccounts(tx, input.account_id === undefined ? before.account_id : input.account_id,
+      input.counter_account_id ?? before.counter_account_id);
     const changes = { name: input.name, priority: input.priority, account_id: input.account_id, match, counter_account_id: input.counter_account_id,
       description: input.description };
     await tx.updateBankRule(id, changes);
@@ -146,10 +156,23 @@ export async function getBankRule(ctx: ServiceContext, id: string): Promise<Bank
 export async function listBankRules(ctx: ServiceContext, input: PageInput): Promise<Page<BankRuleView>> {
   const rules = await ctx.store.allBankRules();
   const request = ctx.pageRequest('bank-rules', input);
-  const start = request.after === undefined ? 0 : rules.findIndex((rule) => rule.id === request.after![0]) + 1;
-  const items = rules.slice(start, start + request.limit);
-  const next = start + request.limit < rules.length ? [items[items.length - 1]!.id] : undefined;
+  // Keyset on (priority, created_at, id), the rules' order: a rule deleted or moved between pages
+  // neither restarts the walk nor repeats a row.
+  const after = request.after as readonly [number, string, string] | undefined;
+  const rest = after === undefined ? rules : rules.filter((rule) => compareRuleKeys(ruleKey(rule), after) > 0);
+  const items = rest.slice(0, request.limit);
+  const next = rest.length > request.limit ? ruleKey(items[items.length - 1]!) : undefined;
   return ctx.toPage('bank-rules', { items, next }, bankRuleView);
+}
+
+function ruleKey(rule: BankRule): [number, string, string] {
+  return [rule.priority, rule.created_at, rule.id];
+}
+
+function compareRuleKeys(a: readonly [number, string, string], b: readonly [number, string, string]): number {
+  if (a[0] !== b[0]) return a[0] - b[0];
+  if (a[1] !== b[1]) return a[1] < b[1] ? -1 : 1;
+  return a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0;
 }
 
 /**

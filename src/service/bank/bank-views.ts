@@ -45,11 +45,13 @@ export function normalSigned(line: Pick<BankAccountLine, 'debit_amount' | 'credi
   return normal === 'debit' ? net : -net;
 }
 
-export function reconciliationLineView(line: BankAccountLine, normal: NormalBalance, scale: number) {
+export function reconciliationLineView(line: BankAccountLine & { bank_line_id?: string | null }, normal: NormalBalance, scale: number,
+  clearedBy: 'bank_match' | 'mark' | null = null) {
   const amount = normalSigned(line, normal);
   return {
     journal_line_id: line.journal_line_id, journal_entry_id: line.journal_entry_id, entry_date: line.entry_date,
     description: line.description, reference: line.reference, amount: amount.toString(), display_amount: formatAmount(amount, scale),
+    cleared_by: clearedBy, bank_line_id: line.bank_line_id ?? null,
   };
 }
 

@@ -93,7 +93,7 @@ async function work(ctx: ServiceContext, reads: LedgerReads, reconciliation: Rec
       ...reconciliationView(reconciliation, clearedBalance, scale),
       previously_reconciled_balance: previously.toString(), display_previously_reconciled_balance: formatAmount(previously, scale),
       cleared_lines: cleared.map((line) => line.journal_line_id),
-      cleared: cleared.map((line) => reconciliationLineView(line, normal, scale)),
+      cleared: cleared.map((line) => reconciliationLineView(line, normal, scale, line.matched_on_or_before ? 'bank_match' : 'mark')),
       outstanding: outstanding.map((line) => reconciliationLineView(line, normal, scale)),
       unmatched_bank_lines: unmatched.map((line) => bankLineView(line, scale, null)),
     },

@@ -43,10 +43,15 @@ export async function suggestionsFor(ctx: ServiceContext, reads: LedgerReads): P
     scaleOf,
     async suggestion(line) {
       if (line.status !== 'unmatched' || rules.length === 0) return null;
-      const found = firstMatchingRule(rules, line, await scaleOf(line.account_id));
+      // Only rules whose counter account is in the line's currency: an entry has one currency.
+      const currencyId = (await accountOf(line.account_id))!.currency_id;
+      const usable: CompiledRule[] = [];
+      for (const compiled of rules) {
+        if ((await accountOf(compiled.rule.counter_account_id))?.currency_id === currencyId) usable.push(compiled);
+      }
+      const found = firstMatchingRule(usable, line, await scaleOf(line.account_id));
       if (found === undefined) return null;
-      const counter = await accountOf(found.rule.counter_account_id);
-      if (counter === undefined) return null;
+      const counter = (await accountOf(found.rule.counter_account_id))!;
       return {
         counter_account_id: counter.id, counter_account_number: counter.account_number, counter_account_name: counter.name,
         rule_id: found.rule.id, rule_name: found.rule.name, description: found.rule.description ?? line.description, reason: found.reason,

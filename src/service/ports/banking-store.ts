@@ -47,7 +47,7 @@ export interface BankingReads {
   listBankLines(filter: BankLineFilter, page: PageRequest): Promise<StorePage<BankLine>>;
 
   getBankRule(id: string): Promise<BankRule | undefined>;
-  /** Every rule, in the order they apply: priority, then creation. */
+  /** Every rule, in the order they apply: priority, then creation (created_at, then id). */
   allBankRules(): Promise<BankRule[]>;
   /** The rules that name the account as their counter account or their bank account. */
   countBankRulesUsingAccount(accountId: string): Promise<number>;

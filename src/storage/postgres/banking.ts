@@ -86,7 +86,7 @@ export function bankingReads(q: PgQueries): BankingReads {
     },
 
     async allBankRules() {
-      return (await q.all<BankRuleRow>('SELECT * FROM bank_rules ORDER BY priority, seq')).map(toBankRule);
+      return (await q.all<BankRuleRow>('SELECT * FROM bank_rules ORDER BY priority, created_at, id')).map(toBankRule);
     },
 
     async countBankRulesUsingAccount(accountId) {

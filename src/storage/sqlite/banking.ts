@@ -83,7 +83,7 @@ export function bankingReads(q: SqliteQueries): BankingReads {
     },
 
     async allBankRules() {
-      return q.all<BankRuleRow>('SELECT * FROM bank_rules ORDER BY priority, seq').map(toBankRule);
+      return q.all<BankRuleRow>('SELECT * FROM bank_rules ORDER BY priority, created_at, id').map(toBankRule);
     },
 
     async countBankRulesUsingAccount(accountId) {

@@ -239,9 +239,10 @@ export function Money({ value, display, className }: { value?: string | bigint; 
  * The class of a figure's card (.stat): one whose amount is too long for a quarter or a third of
  * a desktop row takes the whole row, so that it shows whole instead of scrolling inside its card
  * (an amount cut after a few digits reads as a smaller one). Lengths are of the grouped amount:
- * 18 characters hold a dollar amount in the tens of billions in the large figures, 24 in the small.
+ * 17 characters hold a dollar amount in the tens of billions in the large figures (a negative one
+ * of 18 was cut by 4 px at 1440 px), 24 in the small.
  */
 export function statClass(display: string | undefined, size: 'large' | 'small' = 'large'): string {
-  const longest = size === 'large' ? 18 : 24;
+  const longest = size === 'large' ? 17 : 24;
   return display !== undefined && display.length > longest ? 'stat stat--wide' : 'stat';
 }

@@ -140,7 +140,9 @@ export function CsvMappingForm({ text, draft, preview, currency, error, onChange
               <tr key={row.lineNumber}>
                 <td className="num muted">{row.lineNumber}</td>
                 {columnNames.map((name, index) => (
-                  <td key={name} className={rolesOf(index).length > 0 ? 'csv-raw__role' : 'muted'}>{row.cells[index] ?? ''}</td>
+                  <td key={name} className={rolesOf(index).length > 0 ? 'csv-raw__role' : 'muted'} title={row.cells[index] ?? ''}>
+                    {row.cells[index] ?? ''}
+                  </td>
                 ))}
               </tr>
             ))}

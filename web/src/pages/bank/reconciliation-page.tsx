@@ -10,9 +10,9 @@ import { useEffect, useState } from 'react';
 import { bankLines, reconciliations, users } from '../../api/endpoints.js';
 import type { AccountView, CurrencyView, ReconciliationDetailView, ReconciliationLineView } from '../../api/types.js';
 import { useUser } from '../../auth/auth.js';
-import { Badge, Button, ButtonLink, Card, ErrorNotice, Loading, Notice, PageHeader } from '../../components/ui.js';
+import { Badge, Button, ButtonLink, Card, ErrorNotice, Loading, Notice, PageHeader, statClass } from '../../components/ui.js';
 import { formatDate, formatTimestamp } from '../../lib/dates.js';
-import { sumMinor } from '../../lib/money.js';
+import { groupDigits, sumMinor } from '../../lib/money.js';
 import { accountLabel, useSettings } from '../../lib/reference.js';
 import { Link } from '../../lib/router.js';
 import { toast } from '../../lib/toast.js';
@@ -60,7 +60,7 @@ function Figures({ reconciliation, currency }: { reconciliation: ReconciliationD
         <p className="stat__label">Cleared balance</p>
         <p className="stat__value stat__value--small" data-testid="reconcile-cleared"><Amount value={reconciliation.cleared_balance} currency={currency} /></p>
       </div>
-      <div className={`stat reconcile-difference ${zero ? 'reconcile-difference--zero' : 'reconcile-difference--open'}`} data-zero={zero}
+      <div className={`${statClass(`${groupDigits(reconciliation.display_difference)} ${currency?.code ?? ""}`)} reconcile-difference ${zero ? 'reconcile-difference--zero' : 'reconcile-difference--open'}`} data-zero={zero}
         data-testid="reconcile-difference">
         <p className="stat__label">Difference</p>
         <p className="stat__value" aria-live="polite"><Amount value={reconciliation.difference} currency={currency} /></p>
