@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiFixture, type ApiResponse, createAccount, dataOf, entryBody, expectError, postEntry, seedBooks, startApi, walkPages,
 } from '../helpers/api-fixture.js';
+import { bankBooks, bankLinesOf, importCsv, SEMICOLON_MAPPING, semicolonCsv } from '../helpers/bank-books.js';
 import { API, guarded, loggedInHuman, newServiceAccount, uniqueEmail, uniqueName } from '../helpers/auth-helpers.js';
 
 const PERMISSION_KEYS = [
   'admin', 'currencies:write', 'accounts:write', 'periods:write', 'periods:close', 'journals:create', 'journals:reverse',
-  'settings:write', 'users:manage',
+  'settings:write', 'users:manage', 'bank:write',
 ] as const;
 type PermissionKey = (typeof PERMISSION_KEYS)[number];
 
@@ -21,7 +22,7 @@ interface World {
 }
 
 interface PreparedRequest {
-  method: 'POST' | 'PATCH';
+  method: 'POST' | 'PATCH' | 'DELETE';
   path: string;
   body: unknown;
 }
@@ -30,6 +31,8 @@ interface WriteRoute {
   /** As in the OpenAPI document: method and path template. */
   route: string;
   permission: Exclude<PermissionKey, 'admin'>;
+  /** Keys the route needs besides its own (posting from a bank line posts an entry too). */
+  alsoNeeds?: Exclude<PermissionKey, 'admin'>[];
   status: 200 | 201;
   /** A fresh request that the holder of the permission can make successfully. */
   prepare: (world: World) => Promise<PreparedRequest>;
@@ -50,6 +53,50 @@ async function freshPeriod(world: World) {
   const year = 2100 + next();
   return dataOf(await world.api.request('POST', `${API}/periods`, {
     name: `FY${year}`, start_date: `${year}-01-01`, end_date: `${year}-12-31`,
+  }), 201);
+}
+
+/**
+ * A one-year period earlier than every other, so closing it is never refused for an earlier open
+ * period (periods close in order).
+ */
+async function freshEarliestPeriod(world: World) {
+  const year = 1999 - next();
+  return dataOf(await world.api.request('POST', `${API}/periods`, {
+    name: `FY${year}`, start_date: `${year}-01-01`, end_date: `${year}-12-31`,
+  }), 201);
+}
+
+/** Bank books of their own, with an imported statement of two lines (fees out, a payment in). */
+async function freshBankLines(world: World) {
+  const books = await bankBooks(world.api);
+  dataOf(await importCsv(world.api, books.bank.id, semicolonCsv([
+    ['02.03.2026', 'Entgelt Kontoführung', '-9,90', '990,10'],
+    ['03.03.2026', 'Gutschrift ACME', '150,00', '1.140,10'],
+  ])), 201);
+  return { books, lines: await bankLinesOf(world.api, `account_id=${books.bank.id}`) };
+}
+
+/** A reconciliation of fresh bank books, with one journal line on the bank account to clear. */
+async function freshReconciliation(world: World) {
+  const books = await bankBooks(world.api);
+  const entry = dataOf(await world.api.request('POST', `${API}/journal-entries`, {
+    entry_date: '2026-03-01', description: 'Opening', lines: [
+      { account_id: books.bank.id, debit_amount: '1000', credit_amount: '0' },
+      { account_id: books.equity.id, debit_amount: '0', credit_amount: '1000' },
+    ],
+  }), 201);
+  const reconciliation = dataOf(await world.api.request('POST', `${API}/reconciliations`, {
+    account_id: books.bank.id, statement_date: '2026-03-31', statement_balance: '1000',
+  }), 201);
+  const lineId = entry.lines.find((line: { account_id: string }) => line.account_id === books.bank.id).id as string;
+  return { books, reconciliation, lineId };
+}
+
+async function freshRule(world: World) {
+  const books = await bankBooks(world.api);
+  return dataOf(await world.api.request('POST', `${API}/bank-rules`, {
+    name: 'Fees', account_id: books.bank.id, counter_account_id: books.fees.id, match: { description_contains: 'entgelt' },
   }), 201);
 }
 
@@ -92,12 +139,25 @@ const WRITE_ROUTES: WriteRoute[] = [
   },
   {
     route: 'POST /api/v1/periods/{id}/close', permission: 'periods:close', status: 200,
-    prepare: async (world) => ({ method: 'POST', path: `${API}/periods/${(await freshPeriod(world)).id}/close`, body: undefined }),
+    prepare: async (world) => ({ method: 'POST', path: `${API}/periods/${(await freshEarliestPeriod(world)).id}/close`, body: undefined }),
   },
   {
     // The preview commits nothing, but it is a close and needs the same key.
     route: 'POST /api/v1/periods/{id}/close?preview=true', permission: 'periods:close', status: 200,
-    prepare: async (world) => ({ method: 'POST', path: `${API}/periods/${(await freshPeriod(world)).id}/close?preview=true`, body: undefined }),
+    prepare: async (world) => ({ method: 'POST', path: `${API}/periods/${(await freshEarliestPeriod(world)).id}/close?preview=true`, body: undefined }),
+  },
+  {
+    route: 'DELETE /api/v1/periods/{id}', permission: 'periods:write', status: 200,
+    prepare: async (world) => ({ method: 'DELETE', path: `${API}/periods/${(await freshPeriod(world)).id}`, body: undefined }),
+  },
+  {
+    route: 'DELETE /api/v1/accounts/{id}', permission: 'accounts:write', status: 200,
+    prepare: async (world) => {
+      const account = await createAccount(world.api, {
+        account_number: `9${next()}`, name: 'Made by mistake', currency_id: world.books.currency.id, account_type: 'asset', normal_balance: 'debit',
+      });
+      return { method: 'DELETE', path: `${API}/accounts/${account.id}`, body: undefined };
+    },
   },
   {
     route: 'POST /api/v1/journal-entries', permission: 'journals:create', status: 201,
@@ -179,6 +239,115 @@ const WRITE_ROUTES: WriteRoute[] = [
       return { method: 'POST', path: `${API}/users/${target.id}/api-key/rotate`, body: undefined };
     },
   },
+  {
+    route: 'POST /api/v1/bank-statements', permission: 'bank:write', status: 201,
+    prepare: async (world) => {
+      const books = await bankBooks(world.api);
+      return { method: 'POST', path: `${API}/bank-statements`, body: {
+        account_id: books.bank.id, format: 'csv', csv: SEMICOLON_MAPPING,
+        content: semicolonCsv([['02.03.2026', 'Entgelt', '-9,90', '990,10']]),
+      } };
+    },
+  },
+  {
+    route: 'POST /api/v1/bank-lines/{id}/post', permission: 'bank:write', alsoNeeds: ['journals:create'], status: 200,
+    prepare: async (world) => {
+      const { books, lines } = await freshBankLines(world);
+      return { method: 'POST', path: `${API}/bank-lines/${lines[0].id}/post`, body: { counter_account_id: books.fees.id } };
+    },
+  },
+  {
+    route: 'POST /api/v1/bank-lines/accept', permission: 'bank:write', alsoNeeds: ['journals:create'], status: 200,
+    prepare: async (world) => {
+      const { books, lines } = await freshBankLines(world);
+      dataOf(await world.api.request('POST', `${API}/bank-rules`, {
+        name: 'Fees', account_id: books.bank.id, counter_account_id: books.fees.id, match: { description_contains: 'entgelt' },
+      }), 201);
+      return { method: 'POST', path: `${API}/bank-lines/accept`, body: { line_ids: [lines[0].id] } };
+    },
+  },
+  {
+    route: 'POST /api/v1/bank-lines/{id}/match', permission: 'bank:write', status: 200,
+    prepare: async (world) => {
+      const { books, lines } = await freshBankLines(world);
+      const fee = await postEntry(world.api, books.fees.id, books.bank.id, '990', '2026-03-02');
+      return { method: 'POST', path: `${API}/bank-lines/${lines[0].id}/match`, body: { journal_entry_ids: [fee.id] } };
+    },
+  },
+  {
+    route: 'POST /api/v1/bank-lines/{id}/exclude', permission: 'bank:write', status: 200,
+    prepare: async (world) => {
+      const { lines } = await freshBankLines(world);
+      return { method: 'POST', path: `${API}/bank-lines/${lines[0].id}/exclude`, body: { reason: 'Paid privately' } };
+    },
+  },
+  {
+    route: 'POST /api/v1/bank-lines/{id}/unmatch', permission: 'bank:write', status: 200,
+    prepare: async (world) => {
+      const { lines } = await freshBankLines(world);
+      dataOf(await world.api.request('POST', `${API}/bank-lines/${lines[0].id}/exclude`, { reason: 'Paid privately' }));
+      return { method: 'POST', path: `${API}/bank-lines/${lines[0].id}/unmatch`, body: undefined };
+    },
+  },
+  {
+    route: 'POST /api/v1/bank-rules', permission: 'bank:write', status: 201,
+    prepare: async (world) => {
+      const books = await bankBooks(world.api);
+      return { method: 'POST', path: `${API}/bank-rules`, body: {
+        name: 'Fees', account_id: books.bank.id, counter_account_id: books.fees.id, match: { description_contains: 'entgelt' },
+      } };
+    },
+  },
+  {
+    // A preview saves nothing, but it runs a rule over the lines and needs the same key.
+    route: 'POST /api/v1/bank-rules/preview', permission: 'bank:write', status: 200,
+    prepare: async (world) => {
+      const { books } = await freshBankLines(world);
+      return { method: 'POST', path: `${API}/bank-rules/preview`, body: { account_id: books.bank.id, rule: {
+        name: 'Fees', account_id: books.bank.id, counter_account_id: books.fees.id, match: { description_contains: 'entgelt' },
+      } } };
+    },
+  },
+  {
+    route: 'PATCH /api/v1/bank-rules/{id}', permission: 'bank:write', status: 200,
+    prepare: async (world) => ({ method: 'PATCH', path: `${API}/bank-rules/${(await freshRule(world)).id}`, body: { priority: 5 } }),
+  },
+  {
+    route: 'DELETE /api/v1/bank-rules/{id}', permission: 'bank:write', status: 200,
+    prepare: async (world) => ({ method: 'DELETE', path: `${API}/bank-rules/${(await freshRule(world)).id}`, body: undefined }),
+  },
+  {
+    route: 'POST /api/v1/reconciliations', permission: 'bank:write', status: 201,
+    prepare: async (world) => {
+      const books = await bankBooks(world.api);
+      return { method: 'POST', path: `${API}/reconciliations`, body: {
+        account_id: books.bank.id, statement_date: '2026-03-31', statement_balance: '0',
+      } };
+    },
+  },
+  {
+    route: 'POST /api/v1/reconciliations/{id}/clear', permission: 'bank:write', status: 200,
+    prepare: async (world) => {
+      const { reconciliation, lineId } = await freshReconciliation(world);
+      return { method: 'POST', path: `${API}/reconciliations/${reconciliation.id}/clear`, body: { journal_line_ids: [lineId] } };
+    },
+  },
+  {
+    route: 'POST /api/v1/reconciliations/{id}/unclear', permission: 'bank:write', status: 200,
+    prepare: async (world) => {
+      const { reconciliation, lineId } = await freshReconciliation(world);
+      dataOf(await world.api.request('POST', `${API}/reconciliations/${reconciliation.id}/clear`, { journal_line_ids: [lineId] }));
+      return { method: 'POST', path: `${API}/reconciliations/${reconciliation.id}/unclear`, body: { journal_line_ids: [lineId] } };
+    },
+  },
+  {
+    route: 'POST /api/v1/reconciliations/{id}/finish', permission: 'bank:write', status: 200,
+    prepare: async (world) => {
+      const { reconciliation, lineId } = await freshReconciliation(world);
+      dataOf(await world.api.request('POST', `${API}/reconciliations/${reconciliation.id}/clear`, { journal_line_ids: [lineId] }));
+      return { method: 'POST', path: `${API}/reconciliations/${reconciliation.id}/finish`, body: undefined };
+    },
+  },
 ];
 
 interface ReadRoute {
@@ -189,6 +358,10 @@ interface ReadRoute {
 interface ReadIds {
   entryId: string;
   userId: string;
+  statementId: string;
+  bankLineId: string;
+  ruleId: string;
+  reconciliationId: string;
 }
 
 const READ_ROUTES: ReadRoute[] = [
@@ -211,6 +384,15 @@ const READ_ROUTES: ReadRoute[] = [
   { route: 'GET /api/v1/settings', path: () => `${API}/settings` },
   { route: 'GET /api/v1/users', path: () => `${API}/users` },
   { route: 'GET /api/v1/users/{id}', path: (_w, ids) => `${API}/users/${ids.userId}` },
+  { route: 'GET /api/v1/bank-statements', path: () => `${API}/bank-statements` },
+  { route: 'GET /api/v1/bank-statements/{id}', path: (_w, ids) => `${API}/bank-statements/${ids.statementId}` },
+  { route: 'GET /api/v1/bank-lines', path: () => `${API}/bank-lines` },
+  { route: 'GET /api/v1/bank-lines/{id}', path: (_w, ids) => `${API}/bank-lines/${ids.bankLineId}` },
+  { route: 'GET /api/v1/bank-lines/{id}/candidates', path: (_w, ids) => `${API}/bank-lines/${ids.bankLineId}/candidates` },
+  { route: 'GET /api/v1/bank-rules', path: () => `${API}/bank-rules` },
+  { route: 'GET /api/v1/bank-rules/{id}', path: (_w, ids) => `${API}/bank-rules/${ids.ruleId}` },
+  { route: 'GET /api/v1/reconciliations', path: () => `${API}/reconciliations` },
+  { route: 'GET /api/v1/reconciliations/{id}', path: (_w, ids) => `${API}/reconciliations/${ids.reconciliationId}` },
 ];
 
 /**
@@ -224,7 +406,7 @@ const ADMIN_READ_ROUTES: ReadRoute[] = [
 
 /** Everything a write could change, read as the admin: compared before and after a refused write. */
 async function snapshot(api: ApiFixture) {
-  const lists = ['currencies', 'accounts', 'periods', 'journal-entries', 'users'];
+  const lists = ['currencies', 'accounts', 'periods', 'journal-entries', 'users', 'bank-statements', 'bank-lines', 'bank-rules', 'reconciliations'];
   const state: Record<string, unknown> = {};
   for (const list of lists) state[list] = (await walkPages(api, `${API}/${list}`, { limit: 200 })).rows;
   state.settings = dataOf(await api.request('GET', `${API}/settings`));
@@ -247,6 +429,11 @@ function everyKeyBut(permission: PermissionKey): Partial<Record<PermissionKey, b
   return Object.fromEntries(PERMISSION_KEYS.filter((key) => key !== permission && key !== 'admin').map((key) => [key, true]));
 }
 
+/** The route's key and the keys it also needs, nothing else. */
+function only(row: WriteRoute): Partial<Record<PermissionKey, boolean>> {
+  return Object.fromEntries([row.permission, ...(row.alsoNeeds ?? [])].map((key) => [key, true]));
+}
+
 const send = (world: World, request: PreparedRequest, token: string): Promise<ApiResponse> =>
   world.api.request(request.method, request.path, request.body, { token });
 
@@ -260,7 +447,11 @@ describe('permission matrix', () => {
     world.books = await seedBooks(world.api);
     dataOf(await world.api.request('PATCH', `${API}/settings`, { retained_earnings_account_id: world.books.equity.id }));
     const entry = await postEntry(world.api, world.books.cash.id, world.books.sales.id, '5000');
-    readIds = { entryId: entry.id, userId: dataOf(await world.api.request('GET', '/auth/me')).id };
+    const { lines } = await freshBankLines(world);
+    readIds = {
+      entryId: entry.id, userId: dataOf(await world.api.request('GET', '/auth/me')).id, statementId: lines[0].statement_id,
+      bankLineId: lines[0].id, ruleId: (await freshRule(world)).id, reconciliationId: (await freshReconciliation(world)).reconciliation.id,
+    };
     const openapi = await world.api.request('GET', `${API}/openapi.json`, undefined, { token: null });
     openapiRoutes = Object.entries(openapi.body.paths as Record<string, Record<string, unknown>>)
       .filter(([path]) => path.startsWith(`${API}/`))
@@ -284,12 +475,12 @@ describe('permission matrix', () => {
       for (const caller of callers) expectError(await send(world, request, caller.token), 403, 'FORBIDDEN');
       expect(await snapshot(world.api)).toEqual(before);
       // The very same request goes through for a holder of the key: the refusal was the permission.
-      const holder = await principal(world.api, kind, { [row.permission]: true });
+      const holder = await principal(world.api, kind, only(row));
       expect((await send(world, request, holder.token)).status).toBe(row.status);
     });
 
     it.each(WRITE_ROUTES)('$route: succeeds ($status) with only $permission', async (row) => {
-      const caller = await principal(world.api, kind, { [row.permission]: true });
+      const caller = await principal(world.api, kind, only(row));
       const response = await send(world, await row.prepare(world), caller.token);
       expect({ status: response.status, body: response.status === row.status ? 'ok' : response.body })
         .toEqual({ status: row.status, body: 'ok' });
@@ -372,7 +563,8 @@ describe('attribution', () => {
 
   it.each<CredentialKind>(['API key', 'access token'])('records the caller of an %s as closed_by of a period and created_by of its closing entry', async (kind) => {
     const closer = await principal(world.api, kind, { 'periods:close': true });
-    const year = kind === 'API key' ? 2031 : 2032;
+    // Before the open FY2026 (periods close in order), the later one first, so either runs alone.
+    const year = kind === 'API key' ? 2002 : 2001;
     const period = dataOf(await world.api.request('POST', `${API}/periods`, {
       name: `FY${year}`, start_date: `${year}-01-01`, end_date: `${year}-12-31`,
     }), 201);

@@ -162,9 +162,9 @@ describe('ledger audit-log', () => {
   });
 
   it('refuses an unknown action (usage, exit 2), an unknown actor (exit 4) and an impossible date (exit 1)', () => {
-    const action = ledger(['audit-log', '--action', 'account.delete'], { db });
+    const action = ledger(['audit-log', '--action', 'account.destroy'], { db });
     expect(action.status).toBe(2);
-    expect(action.stderr).toContain('account.delete');
+    expect(action.stderr).toContain('account.destroy');
     const actor = ledger(['--json', 'audit-log', '--actor', 'nobody'], { db });
     expect(actor.status).toBe(4);
     expect(JSON.parse(actor.stderr)).toMatchObject({ code: 'NOT_FOUND', field: 'actor_id' });

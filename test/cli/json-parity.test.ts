@@ -12,8 +12,8 @@ const db = join(folder.dir, 'books.db');
 let books: Awaited<ReturnType<typeof seedBooks>>;
 let api: ApiOnFile;
 let q1: string;
+let late2025: string;
 let q2: string;
-let q3: string;
 let eth: string;
 let reversedId: string;
 let reversalId: string;
@@ -26,7 +26,7 @@ beforeAll(async () => {
     const admin = await service.authenticate(books.adminKey);
     q1 = (await service.createPeriod(admin, { name: 'Q1', start_date: '2026-01-01', end_date: '2026-03-31' })).id;
     q2 = (await service.createPeriod(admin, { name: 'Q2', start_date: '2026-04-01', end_date: '2026-06-30' })).id;
-    q3 = (await service.createPeriod(admin, { name: 'Q3', start_date: '2026-07-01', end_date: '2026-09-30' })).id;
+    await service.createPeriod(admin, { name: 'Q3', start_date: '2026-07-01', end_date: '2026-09-30' });
     eth = (await service.createCurrency(admin, { code: 'ETH', name: 'Ether', symbol: 'Ξ', asset_scale: 18, asset_type: 'crypto',
       caip19_id: 'eip155:1/slip44:60' })).id;
     const wallet = await service.createAccount(admin, { account_number: '1020', name: 'Wallet', currency_id: eth, account_type: 'asset', normal_balance: 'debit' });
@@ -43,6 +43,9 @@ beforeAll(async () => {
     reversedId = (await service.postJournalEntry(admin, entry(books.rent.id, books.cash.id, '999', '2026-05-02', 'Wrong rent'))).id;
     reversalId = (await service.reverseJournalEntry(admin, reversedId, { entry_date: '2026-05-03' })).id;
     await service.closePeriod(admin, q1, false);
+    // Made after Q1 closed, so nothing open comes before it: the period a preview may close.
+    late2025 = (await service.createPeriod(admin, { name: 'Q4 2025', start_date: '2025-10-01', end_date: '2025-12-31' })).id;
+    await service.postJournalEntry(admin, entry(books.cash.id, books.sales.id, '700', '2025-12-15', 'December sale'));
     await service.postJournalEntry(admin, entry(books.acme.id, books.sales.id, '4200', '2026-07-01', 'Q3 invoice'));
     await service.createUser(null, { name: 'Ann', email: 'ann@example.test', password: 'long enough', permissions: { 'journals:create': true } });
   });
@@ -91,7 +94,7 @@ describe.concurrent('--json lists equal the HTTP API\'s rows, all of them', () =
 
   it('journal-entries list returns more than 200 entries in one list, and the filters match the API\'s', async () => {
     const printed = await cli('journal-entries', 'list');
-    expect(printed.data).toHaveLength(SALES_ENTRIES + 7);
+    expect(printed.data).toHaveLength(SALES_ENTRIES + 8);
     const filters: [string[], string][] = [
       [['--period', q2], `/journal-entries?period_id=${q2}`],
       [['--account', books.rent.id], `/journal-entries?account_id=${books.rent.id}`],
@@ -198,7 +201,7 @@ describe.concurrent('--json of every report equals the HTTP API\'s', () => {
     } while (cursor !== null);
     const last = pages[pages.length - 1];
     const printed = await cli('reports', 'general-ledger', '--account', books.cash.id);
-    expect(printed.data.lines).toHaveLength(SALES_ENTRIES + 3);
+    expect(printed.data.lines).toHaveLength(SALES_ENTRIES + 4);
     expect(printed).toEqual({ data: { ...last, lines: pages.flatMap((page) => page.lines), has_more: false, next_cursor: null } });
 
     const first = await cli('reports', 'general-ledger', '--account', books.cash.id, '--limit', '10');
@@ -232,8 +235,8 @@ describe('--json of writes equals what the HTTP API then shows', () => {
 
   it('periods close --preview, apart from the new ids, times and hash of the previewed entry', async () => {
     // The same caller on both faces, so that created_by agrees.
-    const printed = ledgerJson(['periods', 'close', q3, '--preview'], { db, apiKey: api.apiKey });
-    const answered = await api.request('POST', `/periods/${q3}/close?preview=true`);
+    const printed = ledgerJson(['periods', 'close', late2025, '--preview'], { db, apiKey: api.apiKey });
+    const answered = await api.request('POST', `/periods/${late2025}/close?preview=true`);
     expect(answered.status).toBe(200);
     const freshEntry = (entry: any) => ({ ...entry, id: 'new', posted_at: 'now', hash: 'new', lines: entry.lines.map((line: any) => ({ ...line, id: 'new' })) });
     const fresh = (body: any) => ({
@@ -247,8 +250,9 @@ describe('--json of writes equals what the HTTP API then shows', () => {
     const printed = await ledgerAsync(['--json', 'periods', 'close', q2, '--preview'], { db, apiKey: books.adminKey });
     const answered = await api.request('POST', `/periods/${q2}/close?preview=true`);
     expect(printed.status).toBe(1);
-    expect(answered.status).toBe(400);
+    // Q4 2025 is open and comes first: periods close in order.
+    expect(answered.status).toBe(409);
     expect(JSON.parse(printed.stderr)).toEqual(answered.body);
-    expect(answered.body.code).toBe('CURRENCY_MISMATCH');
+    expect(answered.body.code).toBe('EARLIER_PERIOD_OPEN');
   });
 });

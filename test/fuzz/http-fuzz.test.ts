@@ -136,7 +136,7 @@ async function expectHealthy(fixture: Fixture): Promise<void> {
 
 /** Runs `runs` random requests; collects what the 2xx answers to writes said. */
 async function fuzz(fixture: Fixture, credentials: fc.Arbitrary<Credential>, runs: number, seed: number): Promise<{ acknowledged: Acknowledged; statuses: Map<number, number> }> {
-  const acknowledged: Acknowledged = { strings: new Set(), settingsChanged: false };
+  const acknowledged: Acknowledged = { strings: new Set(), settingsChanged: false, deleted: new Set() };
   const statuses = new Map<number, number>();
   const requests = fuzzRequest(fixture.operations, credentials, { knownIds: fixture.knownIds });
   await fc.assert(fc.asyncProperty(requests, async (request) => {
@@ -144,7 +144,7 @@ async function fuzz(fixture: Fixture, credentials: fc.Arbitrary<Credential>, run
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
     const breach = contractBreach(request, answer);
     if (breach !== undefined) throw new Error(`${breach}\n  for ${describeRequest(request)}`);
-    if (answer.status < 300 && request.method !== 'GET' && request.method !== 'HEAD') acknowledge(acknowledged, request.path, answer.body);
+    if (answer.status < 300 && request.method !== 'GET' && request.method !== 'HEAD') acknowledge(acknowledged, request.method, request.path, answer.body);
   }), { seed, numRuns: runs });
   return { acknowledged, statuses };
 }

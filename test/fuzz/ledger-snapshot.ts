@@ -60,9 +60,11 @@ export async function takeSnapshot(baseUrl: string, apiKey: string): Promise<Led
 export interface Acknowledged {
   strings: Set<string>;
   settingsChanged: boolean;
+  /** The ids in the paths of DELETEs answered 2xx: only these may disappear. */
+  deleted: Set<string>;
 }
 
-export function acknowledge(acknowledged: Acknowledged, path: string, body: unknown): void {
+export function acknowledge(acknowledged: Acknowledged, method: string, path: string, body: unknown): void {
   if (path.startsWith('/api/v1/settings')) acknowledged.settingsChanged = true;
   const walk = (value: unknown): void => {
     if (typeof value === 'string') acknowledged.strings.add(value);
@@ -70,7 +72,10 @@ export function acknowledge(acknowledged: Acknowledged, path: string, body: unkn
   };
   walk(body);
   // The id in the path of a write that succeeded (PATCH /accounts/{id}, POST /periods/{id}/close).
-  for (const segment of path.split('?')[0]!.split('/')) acknowledged.strings.add(decodeURIComponent(segment));
+  for (const segment of path.split('?')[0]!.split('/')) {
+    acknowledged.strings.add(decodeURIComponent(segment));
+    if (method === 'DELETE') acknowledged.deleted.add(decodeURIComponent(segment));
+  }
 }
 
 function changedFields(before: string, after: string): string {
@@ -82,7 +87,7 @@ function changedFields(before: string, after: string): string {
 
 /**
  * Every difference between two snapshots that no 2xx answer accounts for: a row that appeared or
- * changed whose id no 2xx answer named, a row that disappeared, settings changed without a 2xx
+ * changed whose id no 2xx answer named, a row that disappeared without a 2xx DELETE of it, settings changed without a 2xx
  * PATCH, an audit record of a write to something no 2xx answer named.
  */
 export function unexplainedChanges(before: LedgerSnapshot, after: LedgerSnapshot, acknowledged: Acknowledged): string[] {
@@ -94,7 +99,7 @@ export function unexplainedChanges(before: LedgerSnapshot, after: LedgerSnapshot
       if (previous === row) continue;
       if (!acknowledged.strings.has(id)) problems.push(`${collection}: ${previous === undefined ? `new row ${row.slice(0, 400)}` : `row ${id} changed: ${changedFields(previous, row)}`}`);
     }
-    for (const id of rowsBefore.keys()) if (!rowsAfter.has(id)) problems.push(`${collection}: row ${id} disappeared`);
+    for (const id of rowsBefore.keys()) if (!rowsAfter.has(id) && !acknowledged.deleted.has(id)) problems.push(`${collection}: row ${id} disappeared`);
   }
   if (before.settings !== after.settings && !acknowledged.settingsChanged) problems.push(`settings changed: ${before.settings} -> ${after.settings}`);
   for (const [id, record] of after.writeAudit) {

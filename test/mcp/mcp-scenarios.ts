@@ -187,7 +187,11 @@ export function describeMcpSession(transportName: string, connect: Connect): voi
       const query = `account_id=${books.receivables.id}&as_of_date=2026-03-15`;
       const aged = dataOfCall(await call(client, 'aged_balances', { account_id: books.receivables.id, as_of_date: '2026-03-15' }));
       expect(aged).toEqual(dataOf(await api.request('GET', `/api/v1/reports/aged-balances?${query}`)));
-      expect(aged.rows.map((row: any) => [row.account_id, row.days_31_60])).toEqual([[customer.id, '4200']]);
+      // Due 30 days after 1 February (the default terms): 12 days past due on 15 March.
+      expect(aged.rows.map((row: any) => [row.account_id, row.days_1_30])).toEqual([[customer.id, '4200']]);
+      const onReceipt = dataOfCall(await call(client, 'aged_balances', { account_id: books.receivables.id, as_of_date: '2026-03-15', terms_days: 0 }));
+      expect(onReceipt).toEqual(dataOf(await api.request('GET', `/api/v1/reports/aged-balances?${query}&terms_days=0`)));
+      expect(onReceipt.rows.map((row: any) => [row.account_id, row.days_31_60])).toEqual([[customer.id, '4200']]);
       const refused = errorOfCall(await call(client, 'aged_balances', { account_id: books.cash.id }));
       expect(refused).toEqual((await api.request('GET', `/api/v1/reports/aged-balances?account_id=${books.cash.id}`)).body);
     });

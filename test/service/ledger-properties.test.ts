@@ -274,10 +274,12 @@ async function runOperation(ledger: Ledger, operation: Operation): Promise<void>
   }
   const index = operation.period % model.periods.length;
   const period = model.periods[index]!;
-  const expected = period.closed ? 'PERIOD_CLOSED' : model.expectedClosing(index);
+  // Periods close in order: an open period before this one refuses it (the periods are made in date order).
+  const earlierOpen = model.periods.slice(0, index).some((earlier) => !earlier.closed);
+  const expected = period.closed ? 'PERIOD_CLOSED' : earlierOpen ? 'EARLIER_PERIOD_OPEN' : model.expectedClosing(index);
   const entryCount = (await allEntries(service)).length;
   const outcome = await outcomeOf(() => service.closePeriod(ACTOR, period.id, operation.preview));
-  if (expected === 'PERIOD_CLOSED' || expected === 'CURRENCY_MISMATCH') {
+  if (expected === 'PERIOD_CLOSED' || expected === 'EARLIER_PERIOD_OPEN' || expected === 'CURRENCY_MISMATCH') {
     expect(outcome.code, `close ${period.name}`).toBe(expected);
     return;
   }
