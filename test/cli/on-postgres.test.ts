@@ -103,7 +103,8 @@ describe('ledger on PostgreSQL', () => {
     } finally {
       await books.drop();
     }
-  });
+    // Some twenty CLI processes, each connecting to PostgreSQL: about 10 s alone, more on a busy machine.
+  }, 90_000);
 
   it('leaves backups of a PostgreSQL ledger to pg_dump and ledger copy, and says so', () => {
     const run = ledger(['backup', join(folder.dir, 'copy.db')], { db: database.url });
