@@ -34,6 +34,10 @@ export interface EntryFilter {
    * word of the entry's description, reference or line descriptions. Never empty when given.
    */
   words?: readonly string[] | undefined;
+  /** With `words`: entries numbered this OR found by the words (a search for `12` finds entry 12 and words starting with 12). */
+  or_entry_number?: number | undefined;
+  /** Entries numbered exactly this. */
+  entry_number?: number | undefined;
   /** Entries whose reference is exactly this. */
   reference?: string | undefined;
   /** Entries whose amount (the sum of their debits) is at least this. */
@@ -124,6 +128,12 @@ export interface SealedAuditRecord {
 export interface ChainLink {
   previous_hash: string;
   hash: string;
+}
+
+/** Where a posted entry stands: its link in its currency's chain and its number in the ledger's posting order. */
+export interface EntryPlace extends ChainLink {
+  /** 1 for the first entry ever posted, then one more for each, without gaps (rolled-back posts take none). */
+  entry_number: number;
 }
 
 export interface ApiKeyRecord {
@@ -260,9 +270,11 @@ export interface LedgerWrites extends BankingWrites {
    * and report total) as the database sees it at commit, not as the caller last read it: an entry
    * that would break the bound is refused with `currencyTotalOverflow()` and writes nothing.
    * The entry joins its currency's hash chain (service/entry-hash.ts) after the currency's last
-   * entry as the database sees it; the answer is the entry's link in that chain.
+   * entry as the database sees it, and takes the ledger's next entry number (one more than the
+   * last committed or earlier in this transaction: a post that is rolled back takes none); the
+   * answer is the entry's link in that chain and its number.
    */
-  insertEntry(entry: JournalEntry): Promise<ChainLink>;
+  insertEntry(entry: JournalEntry): Promise<EntryPlace>;
 
   setSetting(key: string, value: string): Promise<void>;
   /** Removes a setting; nothing happens when the key has no value. */

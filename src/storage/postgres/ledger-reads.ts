@@ -244,8 +244,14 @@ export function ledgerReads(q: PgQueries) {
       }
       if (filter.words !== undefined) {
         params.push(wordsQuery(filter.words));
-        where.push(`e.seq IN (SELECT entry_seq FROM entry_search WHERE words @@ $${params.length}::tsquery)`);
+        const found = `e.seq IN (SELECT entry_seq FROM entry_search WHERE words @@ $${params.length}::tsquery)`;
+        if (filter.or_entry_number === undefined) where.push(found);
+        else {
+          params.push(filter.or_entry_number);
+          where.push(`(e.entry_number = $${params.length} OR ${found})`);
+        }
       }
+      if (filter.entry_number !== undefined) add('e.entry_number =', filter.entry_number);
       if (filter.reference !== undefined) add('e.reference =', filter.reference);
       if (filter.entry_type !== undefined) add('e.entry_type =', filter.entry_type);
       if (filter.min_amount !== undefined || filter.max_amount !== undefined) {

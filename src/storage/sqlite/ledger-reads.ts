@@ -234,9 +234,15 @@ export function ledgerReads(q: SqliteQueries) {
         params.push(id);
       }
       if (filter.words !== undefined) {
-        where.push('e.seq IN (SELECT rowid FROM entry_words WHERE entry_words MATCH ?)');
+        const found = 'e.seq IN (SELECT rowid FROM entry_words WHERE entry_words MATCH ?)';
+        if (filter.or_entry_number === undefined) where.push(found);
+        else {
+          where.push(`(e.entry_number = ? OR ${found})`);
+          params.push(filter.or_entry_number);
+        }
         params.push(wordsMatch(filter.words));
       }
+      if (filter.entry_number !== undefined) { where.push('e.entry_number = ?'); params.push(filter.entry_number); }
       if (filter.reference !== undefined) { where.push('e.reference = ?'); params.push(filter.reference); }
       if (filter.entry_type !== undefined) { where.push('e.entry_type = ?'); params.push(filter.entry_type); }
       if (filter.min_amount !== undefined || filter.max_amount !== undefined) {
