@@ -124,6 +124,12 @@ export interface SealedAuditRecord {
   hash: string;
 }
 
+/** An account's gross totals on one day. */
+export interface DailyTotals extends Totals {
+  account_id: string;
+  entry_date: string;
+}
+
 /** An entry's place in its currency's hash chain. */
 export interface ChainLink {
   previous_hash: string;
@@ -166,6 +172,13 @@ export interface LedgerReads extends BankingReads {
   allAccounts(): Promise<Account[]>;
   /** Gross debit and credit totals per account with activity, from maintained totals (no line scan). */
   accountTotals(query: TotalsQuery): Promise<Map<string, Totals>>;
+  /**
+   * Gross totals per account and day, of these accounts, dated in the range (inclusive; either end
+   * open), closing entries included; from the maintained daily totals (translated reports).
+   */
+  accountDailyTotals(accountIds: readonly string[], range: DateRange): Promise<DailyTotals[]>;
+  /** The same, of closing entries only. */
+  closingDailyTotals(accountIds: readonly string[], range: DateRange): Promise<DailyTotals[]>;
   /** Gross totals per account of closing entries only: all time, one period's, or those dated in a range. */
   closingTotals(scope: { period_id?: string | undefined; range?: DateRange | undefined }): Promise<Map<string, Totals>>;
   /** Lines in date order (then posting order), within the range, keyset-paged on [entry_date, seq]. */
