@@ -19,6 +19,7 @@ import { lineScopeOf, postingAccountIds, sumTotals } from './accounts.js';
 import type { ServiceContext } from './context.js';
 import type { DateRange, Keyset, LedgerReads } from './ports/ledger-store.js';
 import { companyNameOf, RETAINED_EARNINGS_KEY } from './settings.js';
+import { presentationCurrency, TRANSLATION_DIFFERENCE_ID, Translator } from './translation.js';
 
 /** What every report carries besides its figures: the company it is about. */
 export interface CompanyNamed {
@@ -88,10 +89,25 @@ export async function trialBalance(ctx: ServiceContext, input: TrialBalanceInput
     if (range.period !== undefined) totals = await reads.accountTotals({ period_id: range.period.id });
     else if (asOf !== undefined) totals = await reads.accountTotals({ before_date: nextDay(asOf) });
     else totals = await rangeTotals(reads, range);
-    const report = buildTrialBalance(inputs, totals, {
+    const scope = {
       period_id: range.period?.id ?? null, period_name: range.period?.name ?? null, currency_id: input.currency_id ?? null,
       as_of_date: asOf ?? null, start_date: range.start_date ?? null, end_date: range.end_date ?? null,
-    });
+    };
+    const base = await presentationCurrency(reads, input.presentation_currency_id, input.currency_id);
+    if (base !== undefined) {
+      const balances = range.start_date === undefined && range.end_date === undefined;
+      const end = balances ? asOf : range.end_date;
+      const translator = await Translator.open(reads, inputs, base, end ?? LAST_DATE);
+      const translated = await translator.translate({
+        totals, rateDate: end ?? ctx.today(), flows: { start_date: range.start_date, end_date: end }, withClosing: true,
+      });
+      const report = buildTrialBalance(translator.baseInputs(), withDifference(translated), scope);
+      const rows = report.rows.map((row) => (row.account_id === TRANSLATION_DIFFERENCE_ID
+        ? { ...row, account_id: null, account_number: null }
+        : { ...row, currency_id: inputs.accounts.get(row.account_id!)!.currency_id, ...translator.originalOf(row.account_id!, totals.get(row.account_id!)) }));
+      return { company_name: await companyNameOf(reads), ...report, presentation_currency_id: base, rows };
+    }
+    const report = buildTrialBalance(inputs, totals, scope);
     return { company_name: await companyNameOf(reads), ...report };
   });
 }
@@ -111,10 +127,30 @@ export async function balanceSheet(ctx: ServiceContext, input: BalanceSheetInput
     const period = await periodOf(reads, input.period_id);
     const through = asOf ?? period?.end_date;
     const inputs = await reportInputs(reads);
-    const currencyId = await reportCurrency(reads, inputs, input.currency_id);
+    const base = await presentationCurrency(reads, input.presentation_currency_id, input.currency_id);
+    const currencyId = base ?? await reportCurrency(reads, inputs, input.currency_id);
     const totals = await reads.accountTotals(through === undefined ? {} : { before_date: nextDay(through) });
-    const report = buildBalanceSheet(inputs, totals,
-      { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null });
+    const scope = { currency_id: currencyId, as_of_date: through ?? null, period_id: period?.id ?? null };
+    if (base !== undefined) {
+      const translator = await Translator.open(reads, inputs, base, through ?? LAST_DATE);
+      const translated = await translator.translate({
+        totals, rateDate: through ?? ctx.today(), flows: { start_date: undefined, end_date: through }, withClosing: true,
+      });
+      const report = buildBalanceSheet(translator.baseInputs(), withDifference(translated), scope);
+      const decorate = (section: BalanceSheet['assets']): BalanceSheet['assets'] => ({
+        ...section,
+        accounts: section.accounts.map((row) => {
+          if (row.account_id === TRANSLATION_DIFFERENCE_ID) return { ...row, account_id: null, account_number: null };
+          if (row.account_id === null) return row;
+          return { ...row, currency_id: inputs.accounts.get(row.account_id)!.currency_id, ...translator.originalOf(row.account_id, totals.get(row.account_id)) };
+        }),
+      });
+      return {
+        company_name: await companyNameOf(reads), ...report, presentation_currency_id: base,
+        assets: decorate(report.assets), liabilities: decorate(report.liabilities), equity: decorate(report.equity),
+      };
+    }
+    const report = buildBalanceSheet(inputs, totals, scope);
     return { company_name: await companyNameOf(reads), ...report };
   });
 }
@@ -128,28 +164,77 @@ export async function incomeStatement(ctx: ServiceContext, input: IncomeStatemen
   return ctx.store.read(async (reads) => {
     const range = await reportRange(reads, input);
     const inputs = await reportInputs(reads);
-    const currencyId = await reportCurrency(reads, inputs, input.currency_id);
+    const base = await presentationCurrency(reads, input.presentation_currency_id, input.currency_id);
+    const currencyId = base ?? await reportCurrency(reads, inputs, input.currency_id);
     const columns = input.columns === undefined ? undefined : reportColumns(range, input.columns);
     const scope = {
       currency_id: currencyId, period_id: range.period?.id ?? null,
       start_date: range.start_date ?? null, end_date: range.end_date ?? null,
     };
     const company_name = await companyNameOf(reads);
-    if (columns === undefined) {
-      const totals = range.period !== undefined
-        ? await reads.accountTotals({ period_id: range.period.id })
-        : await rangeTotals(reads, range);
-      const closing = await reads.closingTotals(range.period !== undefined
-        ? { period_id: range.period.id } : { range: { start_date: range.start_date, end_date: range.end_date } });
-      return { company_name, ...buildIncomeStatement(inputs, withoutClosing(totals, closing), scope) };
-    }
-    const perColumn = await columnTotals(reads, columns);
+    if (base !== undefined) return { company_name, ...await translatedIncomeStatement(ctx, reads, inputs, base, range, columns, scope) };
+    if (columns === undefined) return { company_name, ...buildIncomeStatement(inputs, await incomeTotals(reads, range), scope) };
+    const perColumn = await columnTotalsOf(reads, columns);
     // The columns cover the range day for day, so the whole is their sum, not another read.
     const whole = buildIncomeStatement(inputs, sumOfColumns(perColumn), scope);
     const statements = perColumn.map((columnTotal, index) => buildIncomeStatement(inputs, columnTotal,
       { ...scope, period_id: null, start_date: columns[index]!.start_date, end_date: columns[index]!.end_date }));
     return { company_name, ...withColumns(whole, columns, statements, inputs.scales.get(currencyId)!) };
   });
+}
+
+/** Revenue and expense totals of a period or range, without closing entries. */
+async function incomeTotals(reads: LedgerReads, range: DateRange & { period?: Period | undefined }): Promise<Map<string, Totals>> {
+  const totals = range.period !== undefined
+    ? await reads.accountTotals({ period_id: range.period.id })
+    : await rangeTotals(reads, range);
+  const closing = await reads.closingTotals(range.period !== undefined
+    ? { period_id: range.period.id } : { range: { start_date: range.start_date, end_date: range.end_date } });
+  return withoutClosing(totals, closing);
+}
+
+/** Translated totals with the translation difference that balances them (none when they balance already). */
+function withDifference(translated: Map<string, Totals>): Map<string, Totals> {
+  const difference = Translator.differenceTotals(translated);
+  if (difference.debit_total !== 0n || difference.credit_total !== 0n) translated.set(TRANSLATION_DIFFERENCE_ID, difference);
+  return translated;
+}
+
+/**
+ * The income statement in the base currency: each account's revenue or expense at the rate of each
+ * day it moved, rounded once per row; with columns, each column translated so, and the whole the
+ * sum of the columns (so every figure is the sum of what it is made of).
+ */
+async function translatedIncomeStatement(ctx: ServiceContext, reads: LedgerReads, inputs: ReportInputs, base: string,
+  range: DateRange & { period?: Period | undefined }, columns: ReportColumn[] | undefined,
+  scope: { currency_id: string; period_id: string | null; start_date: string | null; end_date: string | null }): Promise<IncomeStatement> {
+  const flowsOnly = (totals: ReadonlyMap<string, Totals>) => new Map([...totals].filter(([id]) => {
+    const type = inputs.accounts.get(id)?.account_type;
+    return type === 'revenue' || type === 'expense';
+  }));
+  const original = flowsOnly(await incomeTotals(reads, range));
+  const translator = await Translator.open(reads, inputs, base, range.end_date ?? LAST_DATE);
+  const translate = (totals: Map<string, Totals>, start: string | undefined, end: string | undefined) => translator.translate({
+    totals, rateDate: end ?? ctx.today(), flows: { start_date: start, end_date: end }, withClosing: false,
+  });
+  const baseInputs = translator.baseInputs();
+  const decorate = (statement: IncomeStatement): IncomeStatement => {
+    const rows = (list: IncomeStatement['revenue']) => list.map((row) => ({
+      ...row, currency_id: inputs.accounts.get(row.account_id)!.currency_id, ...translator.originalOf(row.account_id, original.get(row.account_id)),
+    }));
+    return { ...statement, presentation_currency_id: base, revenue: rows(statement.revenue), expenses: rows(statement.expenses) };
+  };
+  if (columns === undefined) {
+    return decorate(buildIncomeStatement(baseInputs, await translate(original, range.start_date, range.end_date), scope));
+  }
+  const perColumn: Map<string, Totals>[] = [];
+  for (const [index, columnTotals] of (await columnTotalsOf(reads, columns)).entries()) {
+    perColumn.push(await translate(flowsOnly(columnTotals), columns[index]!.start_date, columns[index]!.end_date));
+  }
+  const whole = buildIncomeStatement(baseInputs, sumOfColumns(perColumn), scope);
+  const statements = perColumn.map((columnTotal, index) => buildIncomeStatement(baseInputs, columnTotal,
+    { ...scope, period_id: null, start_date: columns[index]!.start_date, end_date: columns[index]!.end_date }));
+  return decorate(withColumns(whole, columns, statements, inputs.scales.get(base)!));
 }
 
 function withoutClosing(totals: ReadonlyMap<string, Totals>, closing: ReadonlyMap<string, Totals>): Map<string, Totals> {
@@ -181,7 +266,7 @@ function reportColumns(range: DateRange, interval: 'month' | 'quarter'): ReportC
 }
 
 /** Each column's totals without closing entries: the periods and days inside it, less its closing entries. */
-async function columnTotals(reads: LedgerReads, columns: readonly ReportColumn[]): Promise<Map<string, Totals>[]> {
+async function columnTotalsOf(reads: LedgerReads, columns: readonly ReportColumn[]): Promise<Map<string, Totals>[]> {
   const result: Map<string, Totals>[] = [];
   for (const column of columns) {
     const range = { start_date: column.start_date, end_date: column.end_date };
