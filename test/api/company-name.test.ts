@@ -29,14 +29,15 @@ describe('the company name setting', () => {
 
   it('is null until set, and every report carries company_name null', async () => {
     expect(dataOf(await api.request('GET', SETTINGS))).toEqual({
-      company_name: null, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {},
+      company_name: null, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {}, base_currency_id: books.currency.id, lock_date: null,
     });
     for (const path of reportPaths()) expect(dataOf(await api.request('GET', path)).company_name).toBeNull();
   });
 
   it('stores the name trimmed, leaves the other settings alone, and every report carries it', async () => {
     const updated = dataOf(await api.request('PATCH', SETTINGS, { company_name: '  Acme Consulting Ltd\u00a0' }));
-    expect(updated).toEqual({ company_name: 'Acme Consulting Ltd', retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {} });
+    expect(updated).toEqual({ company_name: 'Acme Consulting Ltd', retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {},
+      base_currency_id: books.currency.id, lock_date: null });
     expect(dataOf(await api.request('GET', SETTINGS)).company_name).toBe('Acme Consulting Ltd');
     for (const path of reportPaths()) expect(dataOf(await api.request('GET', path)).company_name).toBe('Acme Consulting Ltd');
     // The figures are those of the same report without a name.
@@ -76,7 +77,7 @@ describe('the company name setting', () => {
     }), 201);
     expectError(await api.request('PATCH', SETTINGS, { company_name: '', retained_earnings_account_id: other.id }), 400, 'VALIDATION_ERROR', 'company_name');
     expect(dataOf(await api.request('GET', SETTINGS))).toEqual({
-      company_name: 'Acme Consulting Ltd', retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {},
+      company_name: 'Acme Consulting Ltd', retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {}, base_currency_id: books.currency.id, lock_date: null,
     });
   });
 
@@ -94,7 +95,7 @@ describe('the company name setting', () => {
 
   it('is removed with null: the settings and every report carry company_name null again', async () => {
     expect(dataOf(await api.request('PATCH', SETTINGS, { company_name: null }))).toEqual({
-      company_name: null, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {},
+      company_name: null, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {}, base_currency_id: books.currency.id, lock_date: null,
     });
     for (const path of reportPaths()) expect(dataOf(await api.request('GET', path)).company_name).toBeNull();
     // Removing what is not set is no error either.

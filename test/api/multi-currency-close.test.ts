@@ -49,12 +49,15 @@ describe('retained earnings accounts per currency', () => {
 
   it('sets a currency\'s retained earnings account, shows it by currency id, and removes it with null', async () => {
     const set = dataOf(await patch({ retained_earnings_account_ids: { [books.eur.id]: books.euroRetained.id } }));
-    expect(set).toEqual({ company_name: null, retained_earnings_account_id: books.retained.id, retained_earnings_account_ids: { [books.eur.id]: books.euroRetained.id } });
+    expect(set).toEqual({
+      company_name: null, retained_earnings_account_id: books.retained.id, retained_earnings_account_ids: { [books.eur.id]: books.euroRetained.id },
+      base_currency_id: books.usd.id, lock_date: null,
+    });
     expect(dataOf(await api.request('GET', SETTINGS))).toEqual(set);
     // Naming only the default leaves the per-currency accounts as they are.
     expect(dataOf(await patch({ retained_earnings_account_id: books.retained.id }))).toEqual(set);
     expect(dataOf(await patch({ retained_earnings_account_ids: { [books.eur.id]: null } })))
-      .toEqual({ company_name: null, retained_earnings_account_id: books.retained.id, retained_earnings_account_ids: {} });
+      .toEqual({ company_name: null, retained_earnings_account_id: books.retained.id, retained_earnings_account_ids: {}, base_currency_id: books.usd.id, lock_date: null });
   });
 
   it.each([
@@ -82,7 +85,9 @@ describe('retained earnings accounts per currency', () => {
     dataOf(await patch({ retained_earnings_account_ids: { [books.eur.id]: books.euroRetained.id } }));
     expectError(await patch({ retained_earnings_account_id: books.euroOtherEquity.id }), 400, 'VALIDATION_ERROR', 'retained_earnings_account_id');
     expect(dataOf(await patch({ retained_earnings_account_id: books.euroOtherEquity.id, retained_earnings_account_ids: { [books.eur.id]: null } })))
-      .toEqual({ company_name: null, retained_earnings_account_id: books.euroOtherEquity.id, retained_earnings_account_ids: {} });
+      .toEqual({
+        company_name: null, retained_earnings_account_id: books.euroOtherEquity.id, retained_earnings_account_ids: {}, base_currency_id: books.eur.id, lock_date: null,
+      });
     dataOf(await patch({ retained_earnings_account_id: books.retained.id }));
   });
 

@@ -12,7 +12,7 @@ import { API, guarded, loggedInHuman, newServiceAccount, uniqueEmail, uniqueName
 
 const PERMISSION_KEYS = [
   'admin', 'currencies:write', 'accounts:write', 'periods:write', 'periods:close', 'journals:create', 'journals:reverse',
-  'settings:write', 'users:manage', 'bank:write',
+  'settings:write', 'users:manage', 'bank:write', 'periods:override', 'rates:write',
 ] as const;
 type PermissionKey = (typeof PERMISSION_KEYS)[number];
 

@@ -36,10 +36,10 @@ const REPORTS = [
 describe('ledger settings set company-name', () => {
   it('stores the name trimmed and prints it with the other settings', () => {
     expect(ledger(['settings', 'set', 'company-name', `  ${COMPANY}  `], { db })).toEqual({
-      status: 0, stderr: '', stdout: `Company name:              ${COMPANY}\nRetained earnings account: ${books.equity.id}\n`,
+      status: 0, stderr: '', stdout: `Company name:              ${COMPANY}\nBase currency:             USD\nLock date:                 none\nRetained earnings account: ${books.equity.id}\n`,
     });
     expect(ledgerJson(['settings', 'get'], { db })).toEqual({
-      data: { company_name: COMPANY, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {} },
+      data: { company_name: COMPANY, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {}, base_currency_id: expect.any(String), lock_date: null },
     });
   });
 
@@ -84,7 +84,7 @@ describe('reports and exports with a company name', () => {
 
   it('keeps the CSV export\'s header row first, without the name', () => {
     const run = ledger(['export', '--format', 'csv'], { db });
-    expect(run.stdout.split('\n')[0]).toMatch(/^entry_id,entry_date,/);
+    expect(run.stdout.split('\n')[0]).toMatch(/^entry_id,entry_number,entry_date,/);
     expect(run.stdout).not.toContain('Acme');
   });
 });
@@ -92,7 +92,7 @@ describe('reports and exports with a company name', () => {
 describe('ledger settings unset company-name', () => {
   it('removes the name: reports start with their own first line again and --json carries null', () => {
     expect(ledger(['settings', 'unset', 'company-name'], { db })).toEqual({
-      status: 0, stderr: '', stdout: `Company name:              -\nRetained earnings account: ${books.equity.id}\n`,
+      status: 0, stderr: '', stdout: `Company name:              -\nBase currency:             USD\nLock date:                 none\nRetained earnings account: ${books.equity.id}\n`,
     });
     for (const args of REPORTS) {
       expect(ledger(args, { db }).stdout.split('\n')[0]).not.toBe(COMPANY);

@@ -179,7 +179,7 @@ describe('ledger export --format csv', () => {
     ]);
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
-    expect(run.stdout.split('\n')[0]).toBe('entry_id,entry_date,entry_type,description,reference,line_id,account_id,account_number,'
+    expect(run.stdout.split('\n')[0]).toBe('entry_id,entry_number,entry_date,entry_type,description,reference,line_id,account_id,account_number,'
       + 'account_name,currency,debit_amount,credit_amount,display_debit,display_credit,line_description');
     const rows = parse(run.stdout, { columns: true }) as Record<string, string>[];
     const entries = JSON.parse(listed.stdout).data as any[];
@@ -227,7 +227,7 @@ describe('ledger export --out', () => {
     expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: '--out', suggestion: expect.stringContaining('--force') });
     expect(readFileSync(file, 'utf8')).toBe('keep me\n');
     expect(ledger(['export', '--format', 'csv', '--out', file, '--force'], { db }).status).toBe(0);
-    expect(readFileSync(file, 'utf8')).toMatch(/^entry_id,entry_date,/);
+    expect(readFileSync(file, 'utf8')).toMatch(/^entry_id,entry_number,entry_date,/);
   });
 
   it.each([[[]], [['--force']]])('never writes through a symbolic link (options %j)', (extra) => {

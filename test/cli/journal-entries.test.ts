@@ -117,11 +117,11 @@ describe('ledger journal-entries list, get and reverse', () => {
     expect(ledger(['journal-entries', 'list'], { db })).toEqual({
       status: 0, stderr: '',
       stdout: [
-        'ID                                    DATE        TYPE      DESCRIPTION    REFERENCE  AMOUNT',
-        `${ids.sale}  2026-02-10  standard  Invoice 7      INV-7      1200.00`,
-        `${ids.rent}  2026-02-28  standard  February rent             800.00`,
-        `${ids.payment}  2026-03-15  standard  Acme pays                 1200.00`,
-        `${ids.next}  2027-01-05  standard  Next year                 9.99`,
+        'NO.  ID                                    DATE        TYPE      DESCRIPTION    REFERENCE  AMOUNT',
+        `#1   ${ids.sale}  2026-02-10  standard  Invoice 7      INV-7      1200.00`,
+        `#2   ${ids.rent}  2026-02-28  standard  February rent             800.00`,
+        `#3   ${ids.payment}  2026-03-15  standard  Acme pays                 1200.00`,
+        `#4   ${ids.next}  2027-01-05  standard  Next year                 9.99`,
         '',
       ].join('\n'),
     });
@@ -301,7 +301,7 @@ describe('API keys on the command line', () => {
       '--normal-balance', 'credit'], { db: fresh }).data.id;
     ledgerJson(['periods', 'create', '--name', 'FY', '--start', '2026-01-01', '--end', '2026-12-31'], { db: fresh });
     expect(ledgerJson(['settings', 'set', 'retained-earnings-account', equity], { db: fresh }))
-      .toEqual({ data: { company_name: null, retained_earnings_account_id: equity, retained_earnings_account_ids: {} } });
+      .toEqual({ data: { company_name: null, retained_earnings_account_id: equity, retained_earnings_account_ids: {}, base_currency_id: expect.any(String), lock_date: null } });
     ledgerJson(['currencies', 'create', '--code', 'ETH', '--name', 'Ether', '--symbol', 'E', '--asset-scale', '18', '--type', 'crypto',
       '--caip19', 'eip155:1/slip44:60'], { db: fresh });
     const reads = [['currencies', 'list'], ['accounts', 'list'], ['accounts', 'get', equity], ['periods', 'list'], ['reports', 'trial-balance'],

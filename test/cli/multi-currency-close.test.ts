@@ -36,7 +36,7 @@ beforeAll(async () => {
 
 /** Sets (or with null removes) the EUR retained earnings account through the service. */
 function setEuroRetained(accountId: string | null) {
-  return withLedger(db, (service) => service.updateSettings(operator, { retained_earnings_account_ids: { [euro.eur.id]: accountId } }));
+  return withLedger(db, (service) => service.updateSettings(operator, { retained_earnings_account_ids: { [euro.eur.id]: accountId }, base_currency_id: expect.any(String), lock_date: null }));
 }
 
 describe('ledger periods close with USD and EUR revenue', () => {
@@ -54,10 +54,10 @@ describe('ledger periods close with USD and EUR revenue', () => {
     await setEuroRetained(null);
     expect(ledger(['settings', 'set', 'retained-earnings-account', euro.retained.id, '--currency', 'eur'], { db })).toEqual({
       status: 0, stderr: '',
-      stdout: `Company name:                    -\nRetained earnings account:       ${books.equity.id}\nRetained earnings account (EUR): ${euro.retained.id}\n`,
+      stdout: `Company name:                    -\nBase currency:                   USD\nLock date:                       none\nRetained earnings account:       ${books.equity.id}\nRetained earnings account (EUR): ${euro.retained.id}\n`,
     });
     expect(ledgerJson(['settings', 'get'], { db })).toEqual({
-      data: { company_name: null, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: { [euro.eur.id]: euro.retained.id } },
+      data: { company_name: null, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: { [euro.eur.id]: euro.retained.id }, base_currency_id: expect.any(String), lock_date: null },
     });
   });
 
@@ -108,6 +108,6 @@ describe('ledger periods close with USD and EUR revenue', () => {
   it('settings unset retained-earnings-account --currency EUR removes it', async () => {
     await setEuroRetained(euro.retained.id);
     expect(ledger(['settings', 'unset', 'retained-earnings-account', '--currency', 'EUR'], { db }))
-      .toEqual({ status: 0, stderr: '', stdout: `Company name:              -\nRetained earnings account: ${books.equity.id}\n` });
+      .toEqual({ status: 0, stderr: '', stdout: `Company name:              -\nBase currency:             USD\nLock date:                 none\nRetained earnings account: ${books.equity.id}\n` });
   });
 });

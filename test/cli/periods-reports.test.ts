@@ -262,14 +262,14 @@ describe.concurrent('ledger reports', () => {
 
 describe('ledger settings', () => {
   it('get prints the retained earnings account', () => {
-    expect(ledger(['settings', 'get'], { db })).toEqual({ status: 0, stdout: `Company name:              -\nRetained earnings account: ${books.equity.id}\n`, stderr: '' });
+    expect(ledger(['settings', 'get'], { db })).toEqual({ status: 0, stdout: `Company name:              -\nBase currency:             USD\nLock date:                 none\nRetained earnings account: ${books.equity.id}\n`, stderr: '' });
   });
 
   it('set retained-earnings-account refuses an account that is not equity, exit 1, and keeps the setting', () => {
     const run = ledger(['--json', 'settings', 'set', 'retained-earnings-account', books.cash.id], { db });
     expect(run.status).toBe(1);
     expect(JSON.parse(run.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', field: 'retained_earnings_account_id' });
-    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { company_name: null, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {} } });
+    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { company_name: null, retained_earnings_account_id: books.equity.id, retained_earnings_account_ids: {}, base_currency_id: expect.any(String), lock_date: null } });
   });
 
   it('set retained-earnings-account changes the setting', async () => {
@@ -277,8 +277,8 @@ describe('ledger settings', () => {
       account_number: '3100', name: 'Other equity', currency_id: books.usd.id, account_type: 'equity', normal_balance: 'credit',
     }));
     expect(ledger(['settings', 'set', 'retained-earnings-account', other.id], { db }))
-      .toEqual({ status: 0, stdout: `Company name:              -\nRetained earnings account: ${other.id}\n`, stderr: '' });
-    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { company_name: null, retained_earnings_account_id: other.id, retained_earnings_account_ids: {} } });
+      .toEqual({ status: 0, stdout: `Company name:              -\nBase currency:             USD\nLock date:                 none\nRetained earnings account: ${other.id}\n`, stderr: '' });
+    expect(ledgerJson(['settings', 'get'], { db })).toEqual({ data: { company_name: null, retained_earnings_account_id: other.id, retained_earnings_account_ids: {}, base_currency_id: expect.any(String), lock_date: null } });
   });
 });
 
