@@ -92,7 +92,9 @@ export const TOOLS: readonly LedgerTool[] = [
     description: 'Post a balanced journal entry (needs journals:create). At least 2 lines, each naming its account by account_id or '
       + 'account_number and carrying exactly one of debit_amount or credit_amount; debits must equal credits, all accounts in one '
       + `currency, entry_date inside an open period. ${AMOUNTS} dry_run: true checks every rule and shows the result without `
-      + 'posting; idempotency_key makes a retry safe. Example: {"entry_date": "2026-03-01", "description": "Cash sale", '
+      + 'posting; idempotency_key makes a retry safe. An entry dated on or before the lock date (settings) is refused (PERIOD_LOCKED) '
+      + 'unless the caller holds periods:override and gives override_reason. Each posted entry has an entry_number (1, 2, ...). '
+      + 'Example: {"entry_date": "2026-03-01", "description": "Cash sale", '
       + '"lines": [{"account_number": "1000", "debit_amount": "25000"}, {"account_number": "4000", "credit_amount": "25000"}]}.',
     async run(context, { dry_run, idempotency_key, ...input }) {
       const actor = await writerOf(context);
@@ -162,7 +164,8 @@ export const TOOLS: readonly LedgerTool[] = [
     name: 'trial_balance', title: 'Trial balance', writes: false, expensive: true, input: TrialBalanceQuery,
     description: 'Trial balance: every account\'s debit and credit totals, net balance and debit/credit balance columns: balances '
       + 'of all time or through as_of_date, or the movement within period_id or start_date..end_date (basis and label say which), in '
-      + `one currency (currency_id) or all; is_balanced says whether debits equal credits. ${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
+      + 'one currency (currency_id) or all; is_balanced says whether debits equal credits. ' + 'presentation_currency_id (the base currency) translates every account into it (docs/currencies.md); a missing rate is RATE_MISSING. '
+      + `${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
     async run(context, args) {
       const report = await context.service.trialBalance(args);
       const rows = report.rows.map((row) => `${row.account_number} ${row.account_name}: Dr ${row.display_debit_total} Cr ${row.display_credit_total}`);
@@ -172,7 +175,8 @@ export const TOOLS: readonly LedgerTool[] = [
   tool({
     name: 'balance_sheet', title: 'Balance sheet', writes: false, expensive: true, input: BalanceSheetQuery,
     description: 'Balance sheet of one currency as of a date (as_of_date, inclusive) or through the end of period_id: assets, '
-      + `liabilities and equity with totals. ${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
+      + 'liabilities and equity with totals. ' + 'presentation_currency_id (the base currency) translates every account into it (docs/currencies.md); a missing rate is RATE_MISSING. '
+      + `${AMOUNTS} Example: {"as_of_date": "2026-03-31"}.`,
     async run(context, args) {
       const report = await context.service.balanceSheet(args);
       return { body: { data: report }, text: `Balance sheet: assets ${report.display_total_assets}, liabilities and equity `
@@ -183,7 +187,8 @@ export const TOOLS: readonly LedgerTool[] = [
     name: 'income_statement', title: 'Income statement', writes: false, expensive: true, input: IncomeStatementQuery,
     description: 'Income statement of one currency for period_id, a date range (start_date, end_date) or all time: revenue and '
       + 'expense accounts and net income; closing entries are left out. columns ("month" or "quarter") adds the months or quarters of '
-      + `the range side by side. ${AMOUNTS} Example: {"start_date": "2026-01-01", "end_date": "2026-06-30", "columns": "month"}.`,
+      + 'the range side by side. ' + 'presentation_currency_id (the base currency) translates every account into it (docs/currencies.md); a missing rate is RATE_MISSING. '
+      + `${AMOUNTS} Example: {"start_date": "2026-01-01", "end_date": "2026-06-30", "columns": "month"}.`,
     async run(context, args) {
       const report = await context.service.incomeStatement(args);
       return { body: { data: report }, text: `Income statement: revenue ${report.display_total_revenue}, expenses `

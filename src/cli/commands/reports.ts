@@ -2,13 +2,15 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { BalanceSheet } from '../../domain/reports/balance-sheet.js';
 import type { IncomeStatement } from '../../domain/reports/income-statement.js';
+import type { TrialBalance } from '../../domain/reports/trial-balance.js';
 import type { AgedBalancesView, GeneralLedgerView } from '../../schemas/report.js';
 import type { LedgerService } from '../../service/ledger-service.js';
 import { printJson } from '../output.js';
 import { parseLimit } from '../parse.js';
 import { groupThousands, printFields } from '../render/format.js';
 import { printTable } from '../render/table.js';
-import { resolvedIds } from '../resolve-names.js';
+import { resolveCurrency, resolvedIds } from '../resolve-names.js';
+import { collect } from '../paging.js';
 import { withService } from '../with-service.js';
 
 function parseTermsDays(text: string): number {
@@ -26,18 +28,25 @@ export function registerReportCommands(program: Command): void {
     .option('--start <date>', 'the movement from this day (inclusive)')
     .option('--end <date>', 'the movement up to this day (inclusive)')
     .option('--currency <currency>', 'only accounts in this currency')
+    .option('--presentation-currency <currency>', 'translate every account into this currency (the base currency only; id or code): docs/currencies.md')
     .addHelpText('after', '\nExamples:\n  $ ledger reports trial-balance --as-of 2026-03-31 --currency USD\n'
-      + '  $ ledger reports trial-balance --start 2026-01-01 --end 2026-03-31')
-    .action(withService(async (service, { json }, options: { asOf?: string; period?: string; start?: string; end?: string; currency?: string }) => {
+      + '  $ ledger reports trial-balance --start 2026-01-01 --end 2026-03-31\n'
+      + '  $ ledger reports trial-balance --as-of 2026-03-31 --presentation-currency USD')
+    .action(withService(async (service, { json }, options: ReportOptions & { asOf?: string; start?: string; end?: string }) => {
       const ids = await resolvedIds(service, { period: options.period, currency: options.currency });
       const report = await service.trialBalance({
         as_of_date: options.asOf, period_id: ids.period, start_date: options.start, end_date: options.end, currency_id: ids.currency,
+        presentation_currency_id: await presentationOf(service, options),
       });
       if (json) {
         printJson({ data: report });
         return;
       }
       printCompanyLine(report.company_name);
+      if (report.presentation_currency_id !== undefined) {
+        await printTranslatedTrialBalance(service, report);
+        return;
+      }
       process.stdout.write(`${report.label}\n`);
       // Grouped by currency (by code), each group followed by its totals: amounts of different
       // currencies never share a column unlabelled. People read codes; the ids stay in --json.
@@ -67,16 +76,19 @@ export function registerReportCommands(program: Command): void {
     .option('--as-of <date>', 'include entries dated up to and including this day')
     .option('--period <period>', 'through the end of this period')
     .option('--currency <currency>', 'report currency (default: the retained earnings account\'s)')
-    .addHelpText('after', '\nExample:\n  $ ledger reports balance-sheet --as-of 2026-06-30')
-    .action(withService(async (service, { json }, options: { asOf?: string; period?: string; currency?: string }) => {
+    .option('--presentation-currency <currency>', 'translate every account into this currency (the base currency only; id or code): docs/currencies.md')
+    .addHelpText('after', '\nExamples:\n  $ ledger reports balance-sheet --as-of 2026-06-30\n  $ ledger reports balance-sheet --as-of 2026-06-30 --presentation-currency USD')
+    .action(withService(async (service, { json }, options: ReportOptions & { asOf?: string }) => {
       const ids = await resolvedIds(service, { period: options.period, currency: options.currency });
-      const report = await service.balanceSheet({ as_of_date: options.asOf, period_id: ids.period, currency_id: ids.currency });
+      const report = await service.balanceSheet({
+        as_of_date: options.asOf, period_id: ids.period, currency_id: ids.currency, presentation_currency_id: await presentationOf(service, options),
+      });
       if (json) {
         printJson({ data: report });
         return;
       }
       printCompanyLine(report.company_name);
-      printBalanceSheet(report, (await service.getCurrency(report.currency_id)).code);
+      printBalanceSheet(report, (await service.getCurrency(report.currency_id)).code, await originalCodes(service, report.presentation_currency_id));
     }));
 
   reports.command('income-statement')
@@ -86,12 +98,15 @@ export function registerReportCommands(program: Command): void {
     .option('--end <date>', 'up to this day (inclusive)')
     .addOption(new Option('--columns <interval>', 'one column per month or quarter, side by side').choices(['month', 'quarter']))
     .option('--currency <currency>', 'report currency (default: the retained earnings account\'s)')
+    .option('--presentation-currency <currency>', 'translate every account into this currency (the base currency only; id or code): docs/currencies.md')
     .addHelpText('after', '\nExamples:\n  $ ledger reports income-statement --period "June 2026"\n'
-      + '  $ ledger reports income-statement --start 2026-01-01 --end 2026-06-30 --columns month')
-    .action(withService(async (service, { json }, options: { period?: string; start?: string; end?: string; columns?: 'month' | 'quarter'; currency?: string }) => {
+      + '  $ ledger reports income-statement --start 2026-01-01 --end 2026-06-30 --columns month\n'
+      + '  $ ledger reports income-statement --start 2026-01-01 --end 2026-03-31 --presentation-currency USD')
+    .action(withService(async (service, { json }, options: ReportOptions & { start?: string; end?: string; columns?: 'month' | 'quarter' }) => {
       const ids = await resolvedIds(service, { period: options.period, currency: options.currency });
       const report = await service.incomeStatement({
         period_id: ids.period, start_date: options.start, end_date: options.end, columns: options.columns, currency_id: ids.currency,
+        presentation_currency_id: await presentationOf(service, options),
       });
       if (json) {
         printJson({ data: report });
@@ -100,7 +115,7 @@ export function registerReportCommands(program: Command): void {
       const { code } = await service.getCurrency(report.currency_id);
       printCompanyLine(report.company_name);
       if (report.columns !== undefined) printIncomeColumns(report, code);
-      else printIncomeStatement(report, code);
+      else printIncomeStatement(report, code, await originalCodes(service, report.presentation_currency_id));
     }));
 
   reports.command('general-ledger')
@@ -162,6 +177,46 @@ export function registerReportCommands(program: Command): void {
 }
 
 /** A report's first line names the company (the company_name setting), when one is set. */
+interface ReportOptions {
+  period?: string;
+  currency?: string;
+  presentationCurrency?: string;
+}
+
+/** The presentation currency asked for, by id or code. */
+async function presentationOf(service: LedgerService, options: ReportOptions): Promise<string | undefined> {
+  return options.presentationCurrency === undefined ? undefined : resolveCurrency(service, options.presentationCurrency, '--presentation-currency');
+}
+
+/** On a translated report: every currency's code by id, for the ORIGINAL column. */
+async function originalCodes(service: LedgerService, presentation: string | undefined): Promise<Map<string, string> | undefined> {
+  if (presentation === undefined) return undefined;
+  const all = (await collect((cursor) => service.listCurrencies({ limit: 200, cursor }), {})).data;
+  return new Map(all.map((currency) => [currency.id, currency.code]));
+}
+
+/** A translated row's own figure in its account's currency ("5,501.00 EUR"), or nothing. */
+function originalText(row: { currency_id?: string | undefined; display_original_amount?: string | undefined }, codes: ReadonlyMap<string, string>): string {
+  if (row.display_original_amount === undefined || row.currency_id === undefined) return '';
+  return `${groupThousands(row.display_original_amount)} ${codes.get(row.currency_id) ?? row.currency_id}`;
+}
+
+/** Every account in the presentation currency, with what it holds in its own currency beside it. */
+async function printTranslatedTrialBalance(service: LedgerService, report: TrialBalance): Promise<void> {
+  const codes = (await originalCodes(service, report.presentation_currency_id))!;
+  const base = codes.get(report.presentation_currency_id!)!;
+  process.stdout.write(`${report.label}, translated into ${base} (docs/currencies.md)\n`);
+  const rows = report.rows.map((row) => [row.account_number ?? '', row.account_name, row.account_type,
+    ...[row.display_debit_total, row.display_credit_total, row.display_net_balance].map(groupThousands), originalText(row, codes)]);
+  for (const total of report.totals) {
+    rows.push(['', `Total${total.is_balanced ? '' : ' (NOT BALANCED)'}`, '',
+      ...[total.display_debit_total, total.display_credit_total].map(groupThousands), '', '']);
+  }
+  printTable(['NUMBER', 'ACCOUNT', 'TYPE', `DEBITS ${base}`, `CREDITS ${base}`, `BALANCE ${base}`, 'ORIGINAL'], rows,
+    { rightAligned: [3, 4, 5, 6] });
+  process.stdout.write(report.is_balanced ? 'Balanced\n' : 'NOT BALANCED\n');
+}
+
 function printCompanyLine(companyName: string | null): void {
   if (companyName !== null) process.stdout.write(`${companyName}\n`);
 }
@@ -178,26 +233,32 @@ function withCurrency(code: string, rows: readonly string[][], firstAmount: numb
   return rows.map((row) => [code, ...row.map((cell, index) => (index >= firstAmount ? groupThousands(cell) : cell))]);
 }
 
-function printBalanceSheet(report: BalanceSheet, code: string): void {
+function printBalanceSheet(report: BalanceSheet, code: string, originals?: ReadonlyMap<string, string>): void {
   const rows: string[][] = [];
+  const original = (account: BalanceSheet['assets']['accounts'][number]) => (originals ? [originalText(account, originals)] : []);
+  const blank = originals ? [''] : [];
   for (const [title, section] of [['Assets', report.assets], ['Liabilities', report.liabilities], ['Equity', report.equity]] as const) {
-    for (const account of section.accounts) rows.push([title, account.account_number ?? '', account.account_name, account.display_balance]);
-    rows.push(['', '', `Total ${title.toLowerCase()}`, section.display_total]);
+    for (const account of section.accounts) rows.push([title, account.account_number ?? '', account.account_name, account.display_balance, ...original(account)]);
+    rows.push(['', '', `Total ${title.toLowerCase()}`, section.display_total, ...blank]);
   }
-  rows.push(['', '', 'Total liabilities and equity', report.display_total_liabilities_and_equity]);
-  printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'BALANCE'], withCurrency(code, rows, 3), { rightAligned: [4] });
+  rows.push(['', '', 'Total liabilities and equity', report.display_total_liabilities_and_equity, ...blank]);
+  printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'BALANCE', ...(originals ? ['ORIGINAL'] : [])], withCurrency(code, rows, 3),
+    { rightAligned: originals ? [4, 5] : [4] });
   process.stdout.write(`As of ${report.as_of_date ?? 'all dates'}: ${report.is_balanced ? 'balanced' : 'NOT BALANCED'}\n`);
 }
 
-function printIncomeStatement(report: IncomeStatement, code: string): void {
+function printIncomeStatement(report: IncomeStatement, code: string, originals?: ReadonlyMap<string, string>): void {
+  const original = (row: IncomeStatement['revenue'][number]) => (originals ? [originalText(row, originals)] : []);
+  const blank = originals ? [''] : [];
   const rows = [
-    ...report.revenue.map((row) => ['Revenue', row.account_number, row.account_name, row.display_amount]),
-    ['', '', 'Total revenue', report.display_total_revenue],
-    ...report.expenses.map((row) => ['Expenses', row.account_number, row.account_name, row.display_amount]),
-    ['', '', 'Total expenses', report.display_total_expenses],
-    ['', '', 'Net income', report.display_net_income],
+    ...report.revenue.map((row) => ['Revenue', row.account_number, row.account_name, row.display_amount, ...original(row)]),
+    ['', '', 'Total revenue', report.display_total_revenue, ...blank],
+    ...report.expenses.map((row) => ['Expenses', row.account_number, row.account_name, row.display_amount, ...original(row)]),
+    ['', '', 'Total expenses', report.display_total_expenses, ...blank],
+    ['', '', 'Net income', report.display_net_income, ...blank],
   ];
-  printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'AMOUNT'], withCurrency(code, rows, 3), { rightAligned: [4] });
+  printTable(['CURRENCY', 'SECTION', 'NUMBER', 'ACCOUNT', 'AMOUNT', ...(originals ? ['ORIGINAL'] : [])], withCurrency(code, rows, 3),
+    { rightAligned: originals ? [4, 5] : [4] });
 }
 
 /** Month or quarter columns side by side, then the whole range's total (like `hledger is -M`). */
