@@ -5,6 +5,7 @@
  * suite in test/storage/.
  */
 import type { BankingReads, BankingWrites } from './banking-store.js';
+import type { RatesReads, RatesWrites } from './rates-store.js';
 import type { PageRequest, StorePage } from './store-pages.js';
 import type { AuditAction, AuditRecord } from '../../domain/audit.js';
 import type { AmountMinor } from '../../domain/money/amount.js';
@@ -160,7 +161,7 @@ export interface RefreshTokenRecord {
   replaced_by: string | null;
 }
 
-export interface LedgerReads extends BankingReads {
+export interface LedgerReads extends BankingReads, RatesReads {
   getCurrency(id: string): Promise<Currency | undefined>;
   listCurrencies(page: PageRequest): Promise<StorePage<Currency>>;
 
@@ -263,7 +264,7 @@ export interface NewUserRecord extends User {
   password_hash: string | null;
 }
 
-export interface LedgerWrites extends BankingWrites {
+export interface LedgerWrites extends BankingWrites, RatesWrites {
   insertCurrency(currency: Currency): Promise<void>;
   updateCurrency(id: string, changes: Partial<Pick<Currency, 'name' | 'symbol'>>): Promise<void>;
 

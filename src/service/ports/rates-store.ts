@@ -32,6 +32,11 @@ export interface RatesReads {
 }
 
 export interface RatesWrites {
+  /**
+   * Holds every exchange rate against other writers until the transaction ends, so that reading a
+   * rate and replacing it is atomic among processes (SQLite's single writer does already).
+   */
+  lockExchangeRates(): Promise<void>;
   /** Inserts the rate, or replaces the rate (and updated_at) of the same currency and day, keeping its id and created_at. */
   upsertExchangeRate(rate: ExchangeRate): Promise<void>;
 }

@@ -25,6 +25,7 @@ import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
 import { auditReads, auditWrites } from './audit-log.js';
 import { bankingReads, bankingWrites } from './banking.js';
+import { ratesReads, ratesWrites } from './exchange-rates.js';
 import { ledgerReads } from './ledger-reads.js';
 import { postingWrites } from './posting.js';
 import { type PgExecutor, PgQueries } from './queries.js';
@@ -58,15 +59,15 @@ const TYPES = {
 const MIGRATION_LOCK = "hashtext('ledger.migrations')";
 
 function readsOn(q: PgQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q) };
+  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q), ...ratesReads(q) };
 }
 
 /** A write transaction's statements as the jobs see them. */
 function txOn(transaction: WriteTransaction, onAuditWritten: () => void): LedgerTx {
   const { q } = transaction;
-  const reads = transaction.reads({ ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q) });
+  const reads = transaction.reads({ ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q), ...ratesReads(q) });
   return { ...reads, ...postingWrites(q, transaction), ...userWrites(q, () => transaction.forgetCredentials()),
-    ...auditWrites(q, transaction, onAuditWritten), ...bankingWrites(q) };
+    ...auditWrites(q, transaction, onAuditWritten), ...bankingWrites(q), ...ratesWrites(q) };
 }
 
 interface PgError {

@@ -525,4 +525,23 @@ CREATE TRIGGER entry_numbers_no_delete BEFORE DELETE OR TRUNCATE ON entry_number
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
 `,
   },
+  {
+    version: 15,
+    name: 'exchange rates',
+    sql: `
+-- The value of one major unit of a currency in the base currency from a day on, as canonical
+-- decimal text (domain/currencies/exchange-rate.ts): one rate per currency and day, replaced in
+-- place. The unique key is also the index a report's "latest rate on or before" reads.
+CREATE TABLE exchange_rates (
+  id          text COLLATE "C" PRIMARY KEY,
+  currency_id text COLLATE "C" NOT NULL REFERENCES currencies(id),
+  rate_date   text COLLATE "C" NOT NULL,
+  rate        text NOT NULL,
+  created_at  text COLLATE "C" NOT NULL,
+  updated_at  text COLLATE "C" NOT NULL,
+  CONSTRAINT exchange_rates_currency_id_rate_date_key UNIQUE (currency_id, rate_date)
+);
+CREATE INDEX exchange_rates_by_date ON exchange_rates (rate_date, currency_id);
+`,
+  },
 ];

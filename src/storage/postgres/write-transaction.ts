@@ -37,6 +37,7 @@ const READS_OF_UNBUFFERED_TABLES = new Set<string>([
   'getPeriod', 'findPeriodContaining', 'findOverlappingPeriods', 'listPeriods', 'getSetting', 'allSettings',
   'getUser', 'getUserWithSession', 'findUserByEmail', 'findUserByApiKeyHash', 'listUsers', 'listStoredUsers', 'allApiKeys', 'countUsers',
   'countActiveAdmins', 'findRefreshToken', 'recentLoginFailures', 'getIdempotencyRecord', 'credentialsVersion',
+  'getExchangeRate', 'listExchangeRates', 'exchangeRatesThrough',
 ]);
 
 /** A statement failed with no savepoint to roll back to: the group is run again, carefully. */

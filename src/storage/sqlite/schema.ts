@@ -515,4 +515,23 @@ BEGIN SELECT RAISE(ABORT, 'journal entries are immutable'); END;
 CREATE UNIQUE INDEX journal_entries_number ON journal_entries(entry_number);
 `,
   },
+  {
+    version: 14,
+    name: 'exchange rates',
+    sql: `
+-- The value of one major unit of a currency in the base currency from a day on, as canonical
+-- decimal text (domain/currencies/exchange-rate.ts): one rate per currency and day, replaced in
+-- place. The unique key is also the index a report's "latest rate on or before" reads.
+CREATE TABLE exchange_rates (
+  id          TEXT PRIMARY KEY,
+  currency_id TEXT NOT NULL REFERENCES currencies(id),
+  rate_date   TEXT NOT NULL,
+  rate        TEXT NOT NULL,
+  created_at  TEXT NOT NULL,
+  updated_at  TEXT NOT NULL,
+  UNIQUE (currency_id, rate_date)
+) STRICT;
+CREATE INDEX exchange_rates_by_date ON exchange_rates(rate_date, currency_id);
+`,
+  },
 ];

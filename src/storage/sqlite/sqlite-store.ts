@@ -21,6 +21,7 @@ import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { auditReads, auditWrites } from './audit-log.js';
 import { bankingReads, bankingWrites } from './banking.js';
+import { ratesReads, ratesWrites } from './exchange-rates.js';
 import { ledgerReads } from './ledger-reads.js';
 import { flushedReads, PendingWrites } from './pending-writes.js';
 import { postingWrites } from './posting.js';
@@ -108,7 +109,7 @@ function migrate(db: Sqlite): void {
 }
 
 function readsOn(q: SqliteQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q) };
+  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q), ...ratesReads(q) };
 }
 
 /**
@@ -150,6 +151,7 @@ function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, 
   const writes = postingWrites(q, pending);
   return {
     ...reads, ...flushedReads(reads, pending), ...writes, ...userWrites(q), ...auditWrites(q, onAuditWritten), ...bankingWrites(q),
+    ...ratesWrites(q),
     getAccounts: (ids) => accounts.getAccounts(ids, reads.getAccounts),
     insertAccount: forgetting(accounts, writes.insertAccount),
     updateAccount: forgetting(accounts, writes.updateAccount),

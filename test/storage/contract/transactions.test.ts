@@ -358,7 +358,7 @@ describe('storage contract: the store', () => {
     getBankLines: true, listBankLines: true, getBankRule: true, allBankRules: true, countBankRulesUsingAccount: true,
     listUnmatchedAccountLines: true, accountLinesOfEntries: true, getReconciliation: true, listReconciliations: true,
     findOpenReconciliation: true, lastFinishedReconciliation: true, unreconciledLines: true, reconciledLinesOf: true,
-    reconciledTotal: true, reconciledLineIds: true,
+    reconciledTotal: true, reconciledLineIds: true, getExchangeRate: true, listExchangeRates: true, exchangeRatesThrough: true,
   };
   const TX_WRITE_METHODS: Record<Exclude<keyof LedgerTx, keyof LedgerStore>, true> = {
     insertCurrency: true, updateCurrency: true, insertAccount: true, updateAccount: true, insertPeriod: true,
@@ -370,6 +370,7 @@ describe('storage contract: the store', () => {
     sealAuditRecords: true, lockBankAccount: true, insertBankStatement: true, matchBankLine: true, excludeBankLine: true,
     unmatchBankLine: true, insertBankRule: true, updateBankRule: true, deleteBankRule: true, insertReconciliation: true,
     markReconciliationLines: true, unmarkReconciliationLines: true, finishReconciliation: true,
+    lockExchangeRates: true, upsertExchangeRate: true,
   };
 
   it('offers every read of the port on the store, inside read() and inside write(), and every write inside write()', async () => {
