@@ -69,6 +69,7 @@ export type AccountBalanceView = Static<typeof AccountBalance>;
 export const accountLineFields = {
   line_id: Id,
   journal_entry_id: Id,
+  entry_number: Type.Integer({ description: 'The journal entry\'s number (1, 2, ... in posting order)' }),
   entry_date: DateString,
   description: Type.String({ description: "The journal entry's description" }),
   line_description: Nullable(Type.String()),

@@ -62,6 +62,7 @@ export function accountLineView(line: AccountLine, scale: number) {
   return {
     line_id: line.id,
     journal_entry_id: line.journal_entry_id,
+    entry_number: line.entry_number,
     entry_date: line.entry_date,
     description: line.entry_description,
     line_description: line.description,

@@ -151,10 +151,10 @@ export function registerReportCommands(program: Command): void {
       printFields([['Account', `${report.account_number} ${report.account_name}`], ['Currency', code],
         ['Range', `${report.start_date ?? 'beginning'} to ${report.end_date ?? 'today'}`],
         ['Starting balance', groupThousands(report.display_starting_balance)]]);
-      printTable(['DATE', 'DESCRIPTION', 'ACCOUNT', 'DEBIT', 'CREDIT', 'BALANCE'], report.lines.map((line) => [
-        line.entry_date, line.description, line.account_number, line.debit_amount === '0' ? '' : groupThousands(line.display_debit),
+      printTable(['DATE', 'NO.', 'DESCRIPTION', 'ACCOUNT', 'DEBIT', 'CREDIT', 'BALANCE'], report.lines.map((line) => [
+        line.entry_date, `#${line.entry_number}`, line.description, line.account_number, line.debit_amount === '0' ? '' : groupThousands(line.display_debit),
         line.credit_amount === '0' ? '' : groupThousands(line.display_credit), groupThousands(line.display_running_balance),
-      ]), { rightAligned: [3, 4, 5] });
+      ]), { rightAligned: [4, 5, 6] });
       printFields([['Ending balance', groupThousands(report.display_ending_balance)]]);
       if (report.has_more) process.stdout.write(`More lines: --cursor ${report.next_cursor}\n`);
     }));

@@ -50,6 +50,7 @@ export interface EntryFilter {
 
 export interface AccountLine extends JournalLineView {
   journal_entry_id: string;
+  entry_number: number;
   entry_date: string;
   entry_description: string;
   reference: string | null;

@@ -256,10 +256,12 @@ export class ChainModel {
 }
 
 /** What `listAccountLines` answers for each line of an entry on the given account(s). */
-export function accountLinesOf(entry: JournalEntry, accounts: readonly Account[], onAccount: (accountId: string) => boolean): AccountLine[] {
+export function accountLinesOf(entry: JournalEntry, accounts: readonly Account[], onAccount: (accountId: string) => boolean,
+  entryNumber: number): AccountLine[] {
   return entryView(entry, accounts).lines.filter((line) => onAccount(line.account_id)).map((line) => ({
     ...line,
     journal_entry_id: entry.id,
+    entry_number: entryNumber,
     entry_date: entry.entry_date,
     entry_description: entry.description,
     reference: entry.reference,

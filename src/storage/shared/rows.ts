@@ -77,13 +77,14 @@ export function toSideAmount(row: SideAmountRow): SideAmount {
 }
 
 export interface AccountLineRow extends LineRow {
-  journal_entry_id: string; entry_date: string; entry_description: string; reference: string | null;
+  journal_entry_id: string; entry_number: number | string; entry_date: string; entry_description: string; reference: string | null;
 }
 
 export function toAccountLine(row: AccountLineRow): AccountLine {
   return {
     ...toLine(row),
     journal_entry_id: row.journal_entry_id,
+    entry_number: Number(row.entry_number),
     entry_date: row.entry_date,
     entry_description: row.entry_description,
     reference: row.reference,

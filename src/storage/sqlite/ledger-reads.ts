@@ -146,7 +146,7 @@ export function ledgerReads(q: SqliteQueries) {
       }
       const direction = order === 'asc' ? 'ASC' : 'DESC';
       const rows = q.all<AccountLineRow>(
-        `SELECT ${LINE_COLUMNS}, e.id AS journal_entry_id, l.entry_date, e.description AS entry_description, e.reference
+        `SELECT ${LINE_COLUMNS}, e.id AS journal_entry_id, e.entry_number, l.entry_date, e.description AS entry_description, e.reference
          FROM journal_lines l
          JOIN accounts a ON a.id = l.account_id
          JOIN journal_entries e ON e.seq = l.entry_seq

@@ -333,7 +333,7 @@ describe('storage contract: journal entries', () => {
       const early = fixtures.entry({ date: '2026-01-02', period: books.january, lines: [debit(books.cash, 7), credit(books.sales, 7)] });
       const unrelated = fixtures.entry({ date: '2026-01-15', period: books.january, lines: [debit(books.rent, 3), credit(books.sales, 3)] });
       await post(late, twice, sameDay, early, unrelated);
-      const onCash = (entry: JournalEntry) => accountLinesOf(entry, books.accounts, (id) => id === books.cash.id);
+      const onCash = (entry: JournalEntry) => accountLinesOf(entry, books.accounts, (id) => id === books.cash.id, chain.linkOf(entry.id).entry_number);
       const ascending: AccountLine[] = [...onCash(early), ...onCash(twice), ...onCash(sameDay), ...onCash(late)];
       expect(ascending.map((line) => line.description)).toEqual([null, 'first', 'second', null, null]);
       const walk = (order: SortOrder, limit: number, range = {}) =>
@@ -358,7 +358,7 @@ describe('storage contract: journal entries', () => {
       const noise = fixtures.entry({ date: '2026-01-11', period: books.january, lines: [debit(books.cash, 1), credit(books.sales, 1)] });
       await post(first, second, noise);
       const onBanks = (entry: JournalEntry) =>
-        accountLinesOf(entry, books.accounts, (id) => id === books.bankNorth.id || id === books.bankSouth.id);
+        accountLinesOf(entry, books.accounts, (id) => id === books.bankNorth.id || id === books.bankSouth.id, chain.linkOf(entry.id).entry_number);
       const walk = (scope: LineScope, order: SortOrder) =>
         walkPages((request) => context.store.listAccountLines(scope, {}, order, request), 2);
       expect((await walk({ parent_id: books.bank.id }, 'asc')).items).toEqual([...onBanks(second), ...onBanks(first)]);
@@ -366,7 +366,7 @@ describe('storage contract: journal entries', () => {
       expect((await context.store.listAccountLines({ parent_id: books.bank.id }, { start_date: '2026-02-01' }, 'asc', { limit: 10 })).items)
         .toEqual(onBanks(first));
       expect((await walk({ account_id: books.bankSouth.id }, 'asc')).items)
-        .toEqual(accountLinesOf(first, books.accounts, (id) => id === books.bankSouth.id));
+        .toEqual(accountLinesOf(first, books.accounts, (id) => id === books.bankSouth.id, chain.linkOf(first.id).entry_number));
       expect(await context.store.listAccountLines({ account_id: books.rent.id }, {}, 'asc', { limit: 10 })).toEqual({ items: [], next: undefined });
       expect(await context.store.listAccountLines({ account_id: books.bank.id }, {}, 'asc', { limit: 10 })).toEqual({ items: [], next: undefined });
       expect(await context.store.listAccountLines({ parent_id: books.cash.id }, {}, 'desc', { limit: 10 })).toEqual({ items: [], next: undefined });
