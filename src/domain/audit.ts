@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'bank_statement.import', 'bank_line.post', 'bank_line.match', 'bank_line.exclude', 'bank_line.unmatch',
   'bank_rule.create', 'bank_rule.update', 'bank_rule.delete',
   'reconciliation.create', 'reconciliation.clear', 'reconciliation.unclear', 'reconciliation.finish',
+  'exchange_rate.set',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -24,7 +25,7 @@ export function isAuditAction(value: string): value is AuditAction {
 }
 
 export const AUDIT_TARGET_TYPES = ['currency', 'account', 'period', 'journal_entry', 'settings', 'user', 'bank_statement', 'bank_line',
-  'bank_rule', 'reconciliation'] as const;
+  'bank_rule', 'reconciliation', 'exchange_rate'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** How the actor proved who it is: an API key, or a login session (its refresh-token family). */

@@ -29,6 +29,7 @@ import { auditLogRoutes } from './routes/audit-log.js';
 import { bankRoutes } from './routes/bank.js';
 import { authRoutes } from './routes/auth.js';
 import { currencyRoutes } from './routes/currencies.js';
+import { exchangeRateRoutes } from './routes/exchange-rates.js';
 import { journalEntryRoutes } from './routes/journal-entries.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { periodRoutes } from './routes/periods.js';
@@ -179,7 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerIdempotency(api, service);
     const routeOptions = { service, batchBodyLimitBytes };
     for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes, verifyRoutes,
-      bankRoutes]) {
+      bankRoutes, exchangeRateRoutes]) {
       await api.register(routes, routeOptions);
     }
   }, { prefix: API_PREFIX });

@@ -42,6 +42,10 @@ function describeIssue(issue: SchemaIssue, field: string | undefined): { message
         return { message: `${name} must be a string, not a JSON number`,
           suggestion: 'Send amounts as strings in the smallest currency unit, e.g. "25000" for 250.00' };
       }
+      if (/(^|\.)rate$/.test(name)) {
+        return { message: `${name} must be a decimal string, not a JSON number`,
+          suggestion: 'Send the rate as a string so that it stays exact, e.g. "1.0842"' };
+      }
       return { message: `${name} must be of type ${String(issue.params.type)}` };
     case 'minLength':
       return { message: issue.params.limit === 1 ? `${name} must not be empty` : `${name} must have at least ${String(issue.params.limit)} characters` };

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { AccountListFilter, CreateAccountInput, UpdateAccountInput } from '../schemas/account.js';
 import type { AuditLogInput } from '../schemas/audit.js';
 import type { CreateCurrencyInput, UpdateCurrencyInput } from '../schemas/currency.js';
+import type { ExchangeRateListInput, SetExchangeRateInput } from '../schemas/exchange-rate.js';
 import type { CreateEntryInput, EntryListFilter, ReverseInput } from '../schemas/journal-entry.js';
 import type { CreatePeriodInput } from '../schemas/period.js';
 import type {
@@ -33,6 +34,7 @@ import { LoginThrottle } from './auth/login-throttle.js';
 import { ServiceContext, type PageInput, type ServiceOptions } from './context.js';
 import { CursorCodec } from './cursor.js';
 import * as currencies from './currencies.js';
+import * as exchangeRates from './exchange-rates.js';
 import * as dryRun from './dry-run.js';
 import * as journal from './journal-entries.js';
 import * as periods from './periods.js';
@@ -67,6 +69,10 @@ export class LedgerService {
   getCurrency(id: string) { return currencies.getCurrency(this.ctx, id); }
   listCurrencies(input: PageInput) { return currencies.listCurrencies(this.ctx, input); }
   updateCurrency(actor: Actor, id: string, input: UpdateCurrencyInput) { return currencies.updateCurrency(this.ctx, actor, id, input); }
+
+  setExchangeRate(actor: Actor, input: SetExchangeRateInput) { return exchangeRates.setExchangeRate(this.ctx, actor, input); }
+  setExchangeRates(actor: Actor, inputs: readonly SetExchangeRateInput[]) { return exchangeRates.setExchangeRates(this.ctx, actor, inputs); }
+  listExchangeRates(input: ExchangeRateListInput) { return exchangeRates.listExchangeRates(this.ctx, input); }
 
   createAccount(actor: Actor, input: CreateAccountInput) { return accounts.createAccount(this.ctx, actor, input); }
   getAccount(id: string) { return accounts.getAccount(this.ctx, id); }

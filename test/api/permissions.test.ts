@@ -348,6 +348,13 @@ const WRITE_ROUTES: WriteRoute[] = [
       return { method: 'POST', path: `${API}/reconciliations/${reconciliation.id}/finish`, body: undefined };
     },
   },
+  {
+    // A fresh currency each time, so the rate is new (201); the base currency is the retained earnings account's (USD).
+    route: 'POST /api/v1/exchange-rates', permission: 'rates:write', status: 201,
+    prepare: async (world) => ({
+      method: 'POST', path: `${API}/exchange-rates`, body: { currency_id: (await freshCurrency(world)).id, rate_date: '2026-01-15', rate: '1.0842' },
+    }),
+  },
 ];
 
 interface ReadRoute {
@@ -393,6 +400,7 @@ const READ_ROUTES: ReadRoute[] = [
   { route: 'GET /api/v1/bank-rules/{id}', path: (_w, ids) => `${API}/bank-rules/${ids.ruleId}` },
   { route: 'GET /api/v1/reconciliations', path: () => `${API}/reconciliations` },
   { route: 'GET /api/v1/reconciliations/{id}', path: (_w, ids) => `${API}/reconciliations/${ids.reconciliationId}` },
+  { route: 'GET /api/v1/exchange-rates', path: () => `${API}/exchange-rates?start_date=2026-01-01` },
 ];
 
 /**
@@ -406,7 +414,8 @@ const ADMIN_READ_ROUTES: ReadRoute[] = [
 
 /** Everything a write could change, read as the admin: compared before and after a refused write. */
 async function snapshot(api: ApiFixture) {
-  const lists = ['currencies', 'accounts', 'periods', 'journal-entries', 'users', 'bank-statements', 'bank-lines', 'bank-rules', 'reconciliations'];
+  const lists = ['currencies', 'accounts', 'periods', 'journal-entries', 'users', 'bank-statements', 'bank-lines', 'bank-rules', 'reconciliations',
+    'exchange-rates'];
   const state: Record<string, unknown> = {};
   for (const list of lists) state[list] = (await walkPages(api, `${API}/${list}`, { limit: 200 })).rows;
   state.settings = dataOf(await api.request('GET', `${API}/settings`));

@@ -18,6 +18,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route answers a batch of entries: an Idempotency-Key keeps their ids, not the answer (service/idempotency.ts). */
     keepsEntryIds?: boolean;
+    /**
+     * The use case's result is more than the answer's data (a set that tells whether it created or
+     * replaced): the status and data of the answer it makes, kept with the write as the route sends it.
+     */
+    answerOf?: (result: unknown) => { statusCode: number; data: unknown };
   }
 }
 
@@ -36,12 +41,16 @@ export function registerIdempotency(app: FastifyInstance, service: LedgerService
     const requestHash = createHash('sha256')
       .update(`${request.method} ${request.url}\n${JSON.stringify(withoutSecrets(request.body ?? null))}`).digest('hex');
     const statusCode = successStatus(request);
-    const keepsEntryIds = request.routeOptions.config.keepsEntryIds === true;
+    const { keepsEntryIds, answerOf } = request.routeOptions.config;
     let intent: IdempotencyIntent;
     try {
-      intent = newIntent(actorOf(request).user_id, key, requestHash, (result) => ({
-        statusCode, body: keepsEntryIds ? keepEntryIds(result as { id: string }[]) : storedAnswer(JSON.stringify({ data: result })),
-      }));
+      intent = newIntent(actorOf(request).user_id, key, requestHash, (result) => {
+        if (answerOf !== undefined) {
+          const answer = answerOf(result);
+          return { statusCode: answer.statusCode, body: storedAnswer(JSON.stringify({ data: answer.data })) };
+        }
+        return { statusCode, body: keepsEntryIds === true ? keepEntryIds(result as { id: string }[]) : storedAnswer(JSON.stringify({ data: result })) };
+      });
     } catch (error) {
       done(error as Error);
       return;
