@@ -115,7 +115,7 @@ describe('Copy entry', { timeout: 90_000 }, () => {
     });
   });
 
-  it('opens the new-entry form on a copy, dated today, without the reference, and posts nothing until saved', async () => {
+  it('opens the new-entry form on a copy, on its own date (no open period covers today), without the reference, and posts nothing until saved', async () => {
     const page = await signedIn();
     const posts = watchEntryPosts(page);
     const entry = await new EntryPage(page, 'Monthly rent share', original.id).goto();
@@ -128,7 +128,9 @@ describe('Copy entry', { timeout: 90_000 }, () => {
 
     expect(await form.description.inputValue()).toBe('Monthly rent share');
     expect(await form.reference.inputValue()).toBe('');
-    expect(await form.date.inputValue()).toBe(new Date().toISOString().slice(0, 10));
+    // Today is in no period of these books, the original's month is open: the copy keeps its date.
+    expect(await form.date.inputValue()).toBe(MONTH.day(5));
+    await expectText(form.copiedFrom, 'on its own date, since no open period covers today');
     await expectCount(page.getByTestId(/^entry-line-\d+$/), 3);
     const lines = [];
     for (const index of [0, 1, 2]) {
@@ -145,7 +147,7 @@ describe('Copy entry', { timeout: 90_000 }, () => {
     expect(posts).toEqual([]);
     expect(await entriesNamed('Monthly rent share')).toHaveLength(1);
 
-    // Today is outside the books' period, so the copy gets a date in it, a changed amount, and is posted.
+    // The copy gets another date in the month, a changed amount, and is posted.
     await form.date.fill(MONTH.day(28));
     await form.lineDebit(0).fill('1,300.00');
     await form.lineCredit(2).fill('300');

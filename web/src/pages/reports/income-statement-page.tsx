@@ -219,7 +219,7 @@ function IncomeColumnsTable({ data }: { data: IncomeStatementView }) {
             <tr>
               <th scope="col">Account</th>
               {columns.map((column) => (
-                <th key={column.label} scope="col" className="num" data-testid="income-column-header"
+                <th key={column.label} scope="col" className="num col-period" data-testid="income-column-header"
                   title={`${formatDate(column.start_date)} – ${formatDate(column.end_date)}`}>{columnLabel(column.label)}</th>
               ))}
               <th scope="col" className="num">Total</th>
