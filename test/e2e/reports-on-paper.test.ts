@@ -158,6 +158,8 @@ const REPORTS = [
   { name: 'income statement', path: () => '/reports/income-statement', loaded: 'income-net' },
   { name: 'income statement by quarter', path: () => `/reports/income-statement?start=${YEAR_START}&end=${MONTH.end}&columns=quarter`,
     loaded: 'income-columns-net' },
+  { name: 'income statement by month', path: () => `/reports/income-statement?start=${YEAR_START}&end=${MONTH.end}&columns=month`,
+    loaded: 'income-columns-net' },
   { name: 'general ledger', path: () => `/reports/general-ledger?account=${books.receivableId}`, loaded: 'ledger-line' },
   { name: 'aged balances', path: () => `/reports/aged-balances?account=${books.receivableId}&as_of=${MONTH.end}`, loaded: 'aged-balances-table' },
 ];
