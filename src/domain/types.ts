@@ -71,6 +71,8 @@ export interface JournalEntry {
   created_by: string | null;
   posted_at: string;
   currency_id: string;
+  /** Why an entry dated on or before the lock date was posted anyway (periods:override), else null. */
+  override_reason: string | null;
   lines: JournalLine[];
 }
 
@@ -82,6 +84,8 @@ export interface JournalLineView extends JournalLine {
 
 export interface JournalEntryView extends Omit<JournalEntry, 'lines'> {
   lines: JournalLineView[];
+  /** The entry's place in posting order across the whole ledger: 1, 2, ... without gaps. */
+  entry_number: number;
   /** SHA-256 of the entry in its currency's chain (service/entry-hash.ts), and of the entry before it. */
   hash: string;
   previous_hash: string;

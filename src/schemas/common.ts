@@ -17,7 +17,7 @@ export const Amount = Type.String({ pattern: '^-?(0|[1-9][0-9]*)$', description:
 export const DisplayAmount = Type.String({ description: 'Amount formatted with exactly asset_scale fraction digits' });
 export const NonEmpty = (description?: string, maxLength = 500) =>
   Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Nullable = <T extends TSchema>(schema: T, options?: { description?: string }) => Type.Union([schema, Type.Null()], options);
 
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Page size; default 50, values above 200 are clamped to 200' })),

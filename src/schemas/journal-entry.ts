@@ -9,12 +9,19 @@ export const LineInput = Type.Object({
   description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 }, { additionalProperties: false });
 
+/** Why an entry dated on or before the lock date is posted anyway (needs periods:override); kept on the entry. */
+export const OverrideReason = Nullable(Type.String({
+  maxLength: 1000,
+  description: 'Needed (non-empty, with the permission periods:override) when the entry is dated on or before the lock date; kept on the entry and in the audit log, ignored otherwise',
+}));
+
 export const CreateEntryBody = Type.Object({
   entry_date: DateString,
   description: NonEmpty('What the entry records', 1000),
   reference: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   metadata: Type.Optional(Nullable(MetadataInput)),
   lines: Type.Array(LineInput, { description: 'At least 2 lines; exactly one of debit_amount/credit_amount per line' }),
+  override_reason: Type.Optional(OverrideReason),
 }, { additionalProperties: false });
 export type CreateEntryInput = Static<typeof CreateEntryBody>;
 
@@ -31,6 +38,7 @@ export type BatchInput = Static<typeof BatchBody>;
 
 export const ReverseBody = Type.Object({
   entry_date: Type.Optional(DateString),
+  override_reason: Type.Optional(OverrideReason),
 }, { additionalProperties: false });
 export type ReverseInput = Static<typeof ReverseBody>;
 
@@ -59,6 +67,8 @@ export const Entry = Type.Object({
   created_by: Nullable(Id),
   posted_at: Timestamp,
   currency_id: Id,
+  entry_number: Type.Integer({ minimum: 1, description: 'The entry\'s number in posting order across the ledger: 1, 2, ... without gaps' }),
+  override_reason: Nullable(Type.String({ description: 'Why the entry was posted on or before the lock date (periods:override); null otherwise' })),
   previous_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'hash of the previous entry in the same currency (64 zeros for the first)' }),
   hash: Type.String({
     pattern: '^[0-9a-f]{64}$',
@@ -75,10 +85,11 @@ export const EntryListQuery = Type.Object({
   account_id: Type.Optional(Id),
   q: Type.Optional(Type.String({
     minLength: 1, maxLength: 200,
-    description: 'Words, each the start of a word of the description, reference or a line description; every word must match; case and accents do not count',
+    description: 'Words, each the start of a word of the description, reference or a line description; every word must match; case and accents do not count. `#12` finds entry number 12; a bare number (`12`) finds entry 12 and the entries with a word starting with it',
     examples: ['office rent'],
   })),
   reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exactly this reference (case-sensitive)' })),
+  entry_number: Type.Optional(Type.Integer({ minimum: 1, description: 'The entry with this number (q=#12 finds it too)' })),
   min_amount: Type.Optional(Type.String({ ...AmountInput, description: 'Entries whose amount (the sum of their debits, in minor units) is at least this' })),
   max_amount: Type.Optional(Type.String({ ...AmountInput, description: 'Entries whose amount (the sum of their debits, in minor units) is at most this' })),
   entry_type: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('reversal'), Type.Literal('closing')])),

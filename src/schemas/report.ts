@@ -15,6 +15,24 @@ const reportAccountFields = {
   currency_id: Id,
 };
 
+/** Translated reports (docs/currencies.md): the currency asked for, which must be the base currency for now. */
+const presentationQuery = {
+  presentation_currency_id: Type.Optional(Type.String({
+    minLength: 1, maxLength: 100,
+    description: 'Translate every account into this currency (only the base currency is accepted): balance-sheet accounts at the rate of the report date, revenue and expense at each day\'s rate; a row "Exchange differences on translation" balances it. Not with currency_id',
+  })),
+};
+
+/** On a translated report: the currency it is shown in (absent otherwise). */
+const presentedIn = {
+  presentation_currency_id: Type.Optional(Id),
+};
+
+/** On a translated report's rows: the row's own figure in its account's currency. */
+const originalFields = {
+  original_amount: Type.Optional(Amount),
+  display_original_amount: Type.Optional(DisplayAmount),
+};
 
 export const TrialBalanceQuery = Type.Object({
   period_id: Type.Optional(Id),
@@ -22,6 +40,7 @@ export const TrialBalanceQuery = Type.Object({
   start_date: Type.Optional(DateString),
   end_date: Type.Optional(DateString),
   currency_id: Type.Optional(Id),
+  ...presentationQuery,
 }, { additionalProperties: false });
 export type TrialBalanceInput = Static<typeof TrialBalanceQuery>;
 
@@ -36,9 +55,11 @@ export const TrialBalance = Type.Object({
     description: 'balance: cumulative balances (all time or through as_of_date); movement: only the activity of a period or range',
   }),
   label: Type.String({ description: 'What the report shows, in words ("Movement from 2026-01-01 to 2026-03-31")' }),
+  ...presentedIn,
   rows: Type.Array(Type.Object({
-    account_id: Id, account_number: Type.String(), account_name: Type.String(), account_type: Type.String(),
-    currency_id: Id, parent_id: Nullable(Id),
+    account_id: Nullable(Id, { description: 'null only on a translated report\'s "Exchange differences on translation" row' }),
+    account_number: Nullable(Type.String()), account_name: Type.String(), account_type: Type.String(),
+    currency_id: Id, parent_id: Nullable(Id), ...originalFields,
     debit_total: Amount, credit_total: Amount, net_balance: Amount,
     debit_balance: Amount, credit_balance: Amount,
     display_debit_total: DisplayAmount, display_credit_total: DisplayAmount, display_net_balance: DisplayAmount,
@@ -56,6 +77,7 @@ export const BalanceSheetQuery = Type.Object({
   period_id: Type.Optional(Id),
   as_of_date: Type.Optional(DateString),
   currency_id: Type.Optional(Id),
+  ...presentationQuery,
 }, { additionalProperties: false });
 export type BalanceSheetInput = Static<typeof BalanceSheetQuery>;
 
@@ -63,6 +85,7 @@ const BalanceSheetSection = Type.Object({
   accounts: Type.Array(Type.Object({
     account_id: Nullable(Id), account_number: Nullable(Type.String()), account_name: Type.String(), parent_id: Nullable(Id),
     balance: Amount, display_balance: DisplayAmount,
+    currency_id: Type.Optional(Id), ...originalFields,
   })),
   total: Amount,
   display_total: DisplayAmount,
@@ -71,6 +94,7 @@ const BalanceSheetSection = Type.Object({
 export const BalanceSheet = Type.Object({
   ...companyField,
   currency_id: Id,
+  ...presentedIn,
   as_of_date: Nullable(DateString),
   period_id: Nullable(Id),
   assets: BalanceSheetSection,
@@ -93,6 +117,7 @@ export const IncomeStatementQuery = Type.Object({
   end_date: Type.Optional(DateString),
   currency_id: Type.Optional(Id),
   columns: Type.Optional(ColumnInterval),
+  ...presentationQuery,
 }, { additionalProperties: false });
 export type IncomeStatementInput = Static<typeof IncomeStatementQuery>;
 
@@ -101,6 +126,7 @@ const ColumnAmount = Type.Object({ amount: Amount, display_amount: DisplayAmount
 const IncomeRow = Type.Object({
   account_id: Id, account_number: Type.String(), account_name: Type.String(), parent_id: Nullable(Id),
   amount: Amount, display_amount: DisplayAmount,
+  currency_id: Type.Optional(Id), ...originalFields,
   column_amounts: Type.Optional(Type.Array(ColumnAmount, { description: 'With columns: the amount of each column, in column order' })),
 });
 
@@ -124,6 +150,7 @@ const IncomeColumn = Type.Object({
 export const IncomeStatement = Type.Object({
   ...companyField,
   currency_id: Id,
+  ...presentedIn,
   period_id: Nullable(Id),
   start_date: Nullable(DateString),
   end_date: Nullable(DateString),

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { Id, NonEmpty, Nullable, Timestamp } from './common.js';
 
 export const PermissionsSchema = Type.Record(Type.String(), Type.Boolean(), {
-  description: 'Permission key to boolean: admin, currencies:write, accounts:write, periods:write, periods:close, journals:create, journals:reverse, settings:write, users:manage',
+  description: 'Permission key to boolean: admin, currencies:write, accounts:write, periods:write, periods:close, journals:create, journals:reverse, settings:write, users:manage, bank:write, periods:override (post on or before the lock date, with a reason), rates:write (exchange rates)',
 });
 
 export const User = Type.Object({

@@ -10,7 +10,7 @@ import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journ
 import { balanceView } from './accounts.js';
 import type { Actor } from './actor.js';
 import type { ServiceContext } from './context.js';
-import type { ChainLink, LedgerTx } from './ports/ledger-store.js';
+import type { EntryPlace, LedgerTx } from './ports/ledger-store.js';
 import { createEntriesWork, createEntryWork, entryViews, type PostingWork, reverseEntryWork } from './post-journal-entry.js';
 import { writeRolledBack } from './rolled-back-write.js';
 
@@ -44,7 +44,7 @@ async function dryRun(ctx: ServiceContext, work: PostingWork): Promise<{ entries
  */
 function readingBalancesBefore(tx: LedgerTx): { tx: LedgerTx; before: Map<string, Totals | undefined> } {
   const before = new Map<string, Totals | undefined>();
-  async function insertEntry(entry: JournalEntry): Promise<ChainLink> {
+  async function insertEntry(entry: JournalEntry): Promise<EntryPlace> {
     const firstTouched = [...new Set(entry.lines.map((line) => line.account_id))].filter((id) => !before.has(id));
     if (firstTouched.length > 0) {
       const totals = await tx.accountTotals({ account_ids: firstTouched });

@@ -22,8 +22,10 @@ import type { JournalEntry, JournalLine } from '../domain/types.js';
 export const GENESIS_HASH = '0'.repeat(64);
 
 /** What the hash covers: an entry as stored, its amounts as bigint or integer strings (migrations read text). */
-export type HashedEntry = Omit<JournalEntry, 'lines' | 'reversed_by_id' | 'entry_type'> & {
+export type HashedEntry = Omit<JournalEntry, 'lines' | 'reversed_by_id' | 'entry_type' | 'override_reason'> & {
   entry_type: string;
+  /** Covered when present (entries posted on or before the lock date); older entries have none. */
+  override_reason?: string | null;
   lines: readonly (Omit<JournalLine, 'debit_amount' | 'credit_amount'> & { debit_amount: bigint | string; credit_amount: bigint | string })[];
 };
 
@@ -33,6 +35,7 @@ export function canonicalEntry(entry: HashedEntry, previousHash: string): string
     entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type, entry.reverses_id,
     entry.created_by, entry.posted_at, entry.currency_id,
     entry.lines.map((line) => [line.id, line.account_id, String(line.debit_amount), String(line.credit_amount), line.description]),
+    ...(entry.override_reason === undefined || entry.override_reason === null ? [] : [['override_reason', entry.override_reason]]),
   ]);
 }
 

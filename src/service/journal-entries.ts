@@ -27,7 +27,8 @@ export async function getJournalEntries(ctx: ServiceContext, ids: readonly strin
 const MAX_SEARCH_LENGTH = 200;
 
 /** The finding filters (docs/api.md, "Finding entries"), checked and in the store's terms. */
-function searchFilter(filter: EntryListFilter): Pick<EntryFilter, 'words' | 'reference' | 'entry_type' | 'min_amount' | 'max_amount'> {
+function searchFilter(filter: EntryListFilter):
+Pick<EntryFilter, 'words' | 'or_entry_number' | 'entry_number' | 'reference' | 'entry_type' | 'min_amount' | 'max_amount'> {
   // The HTTP schema checks these lengths too; the command line comes straight here.
   for (const field of ['q', 'reference'] as const) {
     const value = filter[field];
@@ -36,7 +37,15 @@ function searchFilter(filter: EntryListFilter): Pick<EntryFilter, 'words' | 'ref
     }
   }
   let words: string[] | undefined;
-  if (filter.q !== undefined) {
+  let entryNumber = filter.entry_number;
+  let orEntryNumber: number | undefined;
+  // `#12` is entry number 12; a bare number is that entry or the words it begins.
+  const numbered = filter.q === undefined ? null : /^\s*(#?)\s*([0-9]{1,15})\s*$/.exec(filter.q);
+  if (numbered?.[1] === '#') {
+    if (entryNumber !== undefined && entryNumber !== Number(numbered[2])) entryNumber = -1;
+    else entryNumber = Number(numbered[2]);
+  } else if (filter.q !== undefined) {
+    if (numbered) orEntryNumber = Number(numbered[2]);
     words = queryWords(filter.q);
     if (words.length === 0) {
       throw validationError('q must contain a letter or a digit', 'q', 'Search for words of the description, reference or lines, e.g. q=office rent');
@@ -47,7 +56,7 @@ function searchFilter(filter: EntryListFilter): Pick<EntryFilter, 'words' | 'ref
   if (minAmount !== undefined && maxAmount !== undefined && minAmount > maxAmount) {
     throw validationError('max_amount must not be less than min_amount', 'max_amount');
   }
-  return { words, reference: filter.reference, entry_type: filter.entry_type, min_amount: minAmount, max_amount: maxAmount };
+  return { words, or_entry_number: orEntryNumber, entry_number: entryNumber, reference: filter.reference, entry_type: filter.entry_type, min_amount: minAmount, max_amount: maxAmount };
 }
 
 /** Ordered by entry_date, then posting order; `sort=desc` newest first. */

@@ -9,7 +9,8 @@ import { type EntryInput, parseLines, validateEntry } from '../domain/journal/va
 import type { EntryType, JournalEntry, JournalEntryView } from '../domain/types.js';
 import { notFound } from '../domain/errors.js';
 import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journal-entry.js';
-import { type Actor, requirePermission } from './actor.js';
+import { type Actor, hasPermission, requirePermission } from './actor.js';
+import { lockDateOf } from './settings.js';
 import { recordAudit } from './audit-log.js';
 import { confirmCredential } from './auth/authenticate.js';
 import type { ServiceContext } from './context.js';
@@ -21,6 +22,29 @@ export interface PostingMeta {
   entry_type: EntryType;
   reverses_id: string | null;
   created_by: string | null;
+  /** Who posts, for the lock date: posting on or before it needs periods:override (closing entries are exempt). */
+  actor?: Actor;
+  /** Why an entry on or before the lock date is posted anyway. */
+  override_reason?: string | null | undefined;
+}
+
+/**
+ * The lock date (settings): an entry dated on or before it is refused unless the actor holds
+ * periods:override and gives a reason, which the entry keeps (null when the date is not locked).
+ */
+async function lockDateOverride(tx: LedgerTx, entryDate: string, meta: PostingMeta): Promise<string | null> {
+  if (meta.entry_type === 'closing') return null;
+  const lockDate = await lockDateOf(tx);
+  if (lockDate === null || entryDate > lockDate) return null;
+  const reason = meta.override_reason?.trim() ?? '';
+  const allowed = meta.actor !== undefined && hasPermission(meta.actor, 'periods:override');
+  if (allowed && reason !== '') return reason;
+  throw new LedgerError('PERIOD_LOCKED', `The books are locked up to ${lockDate}; this entry is dated ${entryDate}`, {
+    field: 'entry_date',
+    suggestion: allowed
+      ? 'Give override_reason (why this entry belongs on or before the lock date), or date the entry after it'
+      : `Date the entry after ${lockDate}, or ask someone with periods:override to post it with an override_reason`,
+  });
 }
 
 /** Validates and writes an entry inside `tx`; returns it as stored, with account names. */
@@ -30,6 +54,7 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
   const accounts = await tx.getAccounts(lines.map((line) => line.account_id));
   const period = await tx.findPeriodContaining(entryDate);
   const valid = validateEntry(entryDate, lines, { accounts, period, allowInactiveAccounts: meta.entry_type === 'closing' });
+  const overrideReason = await lockDateOverride(tx, entryDate, meta);
   const entry: JournalEntry = {
     id: ctx.runtime.newId(),
     entry_date: entryDate,
@@ -43,13 +68,14 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
     created_by: meta.created_by,
     posted_at: ctx.now(),
     currency_id: valid.currency_id,
+    override_reason: overrideReason,
     lines: valid.lines.map((line) => ({ id: ctx.runtime.newId(), ...line })),
   };
   // The store refuses an entry that would take its currency's debit total past the 128-bit bound.
-  const link = await tx.insertEntry(entry);
+  const place = await tx.insertEntry(entry);
   return {
     ...entry,
-    ...link,
+    ...place,
     lines: entry.lines.map((line) => {
       const account = accounts.get(line.account_id)!;
       return { ...line, account_number: account.account_number, account_name: account.name };
@@ -68,7 +94,8 @@ export type PostingWork = (tx: LedgerTx) => Promise<JournalEntryView[]>;
 
 /** A standard entry by the actor, posted and recorded in the audit log. */
 export async function postStandard(ctx: ServiceContext, tx: LedgerTx, actor: Actor, input: CreateEntryInput): Promise<JournalEntryView> {
-  const entry = await postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, created_by: actor.user_id });
+  const entry = await postWithin(ctx, tx, input,
+    { entry_type: 'standard', reverses_id: null, created_by: actor.user_id, actor, override_reason: input.override_reason });
   await recordEntryCreated(ctx, tx, actor, entry);
   return entry;
 }
@@ -80,8 +107,10 @@ export function createEntryWork(ctx: ServiceContext, actor: Actor, input: Create
 
 /** The audit record of a posted entry: the entry itself is immutable and holds the rest. */
 async function recordEntryCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor, entry: JournalEntryView): Promise<void> {
-  await recordAudit(ctx, tx, actor, { action: 'journal_entry.create', target_type: 'journal_entry', target_id: entry.id },
-    { occurredAt: entry.posted_at });
+  await recordAudit(ctx, tx, actor, {
+    action: 'journal_entry.create', target_type: 'journal_entry', target_id: entry.id,
+    ...(entry.override_reason === null ? {} : { changes: { override_reason: { old: null, new: entry.override_reason } } }),
+  }, { occurredAt: entry.posted_at });
 }
 
 export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): PostingWork {
@@ -91,11 +120,16 @@ export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, 
     const original = await tx.getEntry(id);
     if (!original) throw notFound('Journal entry', id);
     const draft = buildReversal(original, input.entry_date);
-    const reversal = await postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, created_by: confirmed.user_id });
+    const reversal = await postWithin(ctx, tx, draft, {
+      entry_type: 'reversal', reverses_id: original.id, created_by: confirmed.user_id, actor: confirmed, override_reason: input.override_reason,
+    });
     // Recorded on the entry reversed: its reversed_by_id goes from null to the new entry.
     await recordAudit(ctx, tx, confirmed, {
       action: 'journal_entry.reverse', target_type: 'journal_entry', target_id: original.id,
-      changes: { reversed_by_id: { old: null, new: reversal.id } },
+      changes: {
+        reversed_by_id: { old: null, new: reversal.id },
+        ...(reversal.override_reason === null ? {} : { override_reason: { old: null, new: reversal.override_reason } }),
+      },
     }, { occurredAt: reversal.posted_at });
     return [reversal];
   };

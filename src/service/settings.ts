@@ -1,10 +1,12 @@
 /**
  * Settings: the company name, the default retained earnings account and, for the other currencies,
- * one retained earnings account per currency. Each is stored under its own key (`company_name`,
- * `retained_earnings_account_id`, and `retained_earnings_account_id:<currency_id>` per currency),
- * so a change touches only its rows.
+ * one retained earnings account per currency, the base currency and the lock date. Each is stored
+ * under its own key (`company_name`, `retained_earnings_account_id`,
+ * `retained_earnings_account_id:<currency_id>` per currency, `base_currency_id`, `lock_date`), so a
+ * change touches only its rows.
  */
 import { fieldChanges } from '../domain/audit.js';
+import { parseDate } from '../domain/dates.js';
 import { validationError } from '../domain/errors.js';
 import { normalizeCompanyName } from '../domain/settings/company-name.js';
 import type { Account } from '../domain/types.js';
@@ -16,6 +18,8 @@ import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
 
 export const RETAINED_EARNINGS_KEY = 'retained_earnings_account_id';
 export const COMPANY_NAME_KEY = 'company_name';
+export const BASE_CURRENCY_KEY = 'base_currency_id';
+export const LOCK_DATE_KEY = 'lock_date';
 const PER_CURRENCY_PREFIX = `${RETAINED_EARNINGS_KEY}:`;
 
 /** The settings key of a currency's own retained earnings account. */
@@ -38,7 +42,28 @@ async function readSettings(reads: LedgerReads): Promise<SettingsView> {
     company_name: all.get(COMPANY_NAME_KEY) ?? null,
     retained_earnings_account_id: all.get(RETAINED_EARNINGS_KEY) ?? null,
     retained_earnings_account_ids: perCurrencyRetainedEarnings(all),
+    base_currency_id: await baseCurrencyIn(reads, all),
+    lock_date: all.get(LOCK_DATE_KEY) ?? null,
   };
+}
+
+/** The base currency: the one set, else the retained earnings account's currency, else none. */
+async function baseCurrencyIn(reads: LedgerReads, all: ReadonlyMap<string, string>): Promise<string | null> {
+  const set = all.get(BASE_CURRENCY_KEY);
+  if (set !== undefined) return set;
+  const retainedEarningsId = all.get(RETAINED_EARNINGS_KEY);
+  if (retainedEarningsId === undefined) return null;
+  return (await reads.getAccount(retainedEarningsId))?.currency_id ?? null;
+}
+
+/** The base currency translated reports are shown in (null while none is set or implied). */
+export async function baseCurrencyOf(reads: LedgerReads): Promise<string | null> {
+  return baseCurrencyIn(reads, await reads.allSettings());
+}
+
+/** The lock date: entries dated on or before it need periods:override and a reason (null: no lock). */
+export async function lockDateOf(reads: LedgerReads): Promise<string | null> {
+  return (await reads.getSetting(LOCK_DATE_KEY)) ?? null;
 }
 
 export async function getSettings(ctx: ServiceContext): Promise<SettingsView> {
@@ -71,6 +96,7 @@ export async function updateSettings(ctx: ServiceContext, actor: Actor, input: U
   // Checked before the transaction: a bad name changes nothing, whatever else the body holds.
   const companyName = input.company_name === undefined || input.company_name === null
     ? input.company_name : normalizeCompanyName(input.company_name);
+  if (input.lock_date !== undefined && input.lock_date !== null) parseDate(input.lock_date, 'lock_date');
   return ctx.store.write(async (tx) => {
     const before = await readSettings(tx);
     let defaultId = before.retained_earnings_account_id;
@@ -103,6 +129,9 @@ export async function updateSettings(ctx: ServiceContext, actor: Actor, input: U
         `${currency?.code ?? defaultAccount.currency_id} is the default retained earnings account's currency; it takes no second account`,
         field, `Change retained_earnings_account_id for ${currency?.code ?? 'that currency'}, or remove it from retained_earnings_account_ids with null`);
     }
+    if (input.base_currency_id !== undefined && input.base_currency_id !== null && !(await tx.getCurrency(input.base_currency_id))) {
+      throw validationError(`Currency ${input.base_currency_id} does not exist`, 'base_currency_id', 'List the currencies with GET /api/v1/currencies');
+    }
     if (companyName === null) await tx.deleteSetting(COMPANY_NAME_KEY);
     else if (companyName !== undefined && companyName !== before.company_name) await tx.setSetting(COMPANY_NAME_KEY, companyName);
     if (defaultId !== null) await tx.setSetting(RETAINED_EARNINGS_KEY, defaultId);
@@ -112,10 +141,14 @@ export async function updateSettings(ctx: ServiceContext, actor: Actor, input: U
     for (const [currencyId, accountId] of Object.entries(perCurrency)) {
       if (before.retained_earnings_account_ids[currencyId] !== accountId) await tx.setSetting(retainedEarningsKeyOf(currencyId), accountId);
     }
+    if (input.base_currency_id === null) await tx.deleteSetting(BASE_CURRENCY_KEY);
+    else if (input.base_currency_id !== undefined) await tx.setSetting(BASE_CURRENCY_KEY, input.base_currency_id);
+    if (input.lock_date === null) await tx.deleteSetting(LOCK_DATE_KEY);
+    else if (input.lock_date !== undefined) await tx.setSetting(LOCK_DATE_KEY, input.lock_date);
     const after = await readSettings(tx);
     await recordAudit(ctx, tx, actor, {
       action: 'settings.update', target_type: 'settings', target_id: null,
-      changes: fieldChanges(before, after, ['company_name', 'retained_earnings_account_id', 'retained_earnings_account_ids']),
+      changes: fieldChanges(before, after, ['company_name', 'retained_earnings_account_id', 'retained_earnings_account_ids', 'base_currency_id', 'lock_date']),
     });
     return after;
   });

@@ -36,6 +36,8 @@ export function entryView(entry: JournalEntryView, scale: number): EntryView {
     created_by: entry.created_by,
     posted_at: entry.posted_at,
     currency_id: entry.currency_id,
+    entry_number: entry.entry_number,
+    override_reason: entry.override_reason,
     previous_hash: entry.previous_hash,
     hash: entry.hash,
     lines: entry.lines.map((line) => lineView(line, scale)),

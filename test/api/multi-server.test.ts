@@ -216,6 +216,15 @@ describe(`${SERVERS} ledger serve processes on one database`, () => {
     expect(januarySales.net_balance).toBe('0');
     const trialBalance = (await call(at(1), 'GET', '/api/v1/reports/trial-balance', key)).body.data;
     expect(trialBalance.is_balanced).toBe(true);
+
+    // Entry numbers: every committed entry has one, 1 to n without a gap or a repeat, although
+    // the servers posted at once and many posts were refused or rolled back; and they follow
+    // posting order (verify's entry_numbers check walks the entries in posting order).
+    const numbers = entries.map((e) => e.entry_number as number).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: entries.length }, (_, index) => index + 1));
+    const login = await call(servers[0]!, 'POST', '/auth/login', null, { email: 'first@example.com', password: PASSWORD });
+    const verified = (await call(at(0), 'GET', '/api/v1/verify', login.body.data.access_token)).body.data;
+    expect(verified.problems).toEqual([]);
   }, 120_000);
 
   it('shares the JWT secret, rotates a refresh token sent to two servers once, and counts failed logins across servers', async () => {

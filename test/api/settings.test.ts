@@ -6,10 +6,12 @@ const SETTINGS = '/api/v1/settings';
 describe('settings', () => {
   let api: ApiFixture;
   let accounts: Record<string, { id: string }> = {};
+  let currencyId = '';
 
   beforeAll(async () => {
     api = await startApi();
     const currency = await createCurrency(api);
+    currencyId = currency.id;
     const open = (account_number: string, account_type: string, normal_balance: string, extra: object = {}) =>
       createAccount(api, { account_number, name: account_number, currency_id: currency.id, account_type, normal_balance, ...extra });
     accounts = {
@@ -31,7 +33,9 @@ describe('settings', () => {
     const fresh = await startApi();
     try {
       expect(await fresh.request('GET', SETTINGS)).toMatchObject({ status: 200, body: { data: { retained_earnings_account_id: null } } });
-      expect((await fresh.request('GET', SETTINGS)).body.data).toEqual({ company_name: null, retained_earnings_account_id: null, retained_earnings_account_ids: {} });
+      expect((await fresh.request('GET', SETTINGS)).body.data).toEqual({
+        company_name: null, retained_earnings_account_id: null, retained_earnings_account_ids: {}, base_currency_id: null, lock_date: null,
+      });
     } finally {
       await fresh.close();
     }
@@ -40,15 +44,15 @@ describe('settings', () => {
   it('sets the retained earnings account to an active equity account that is not a control account', async () => {
     const response = await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: { company_name: null, retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} } });
-    expect((await api.request('GET', SETTINGS)).body).toEqual({ data: { company_name: null, retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} } });
+    expect(response.body).toEqual({ data: { company_name: null, retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {}, base_currency_id: currencyId, lock_date: null } });
+    expect((await api.request('GET', SETTINGS)).body).toEqual({ data: { company_name: null, retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {}, base_currency_id: currencyId, lock_date: null } });
   });
 
   it('changes the retained earnings account, also to an equity sub-account', async () => {
     expect(dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.otherEquity!.id })))
-      .toEqual({ company_name: null, retained_earnings_account_id: accounts.otherEquity!.id, retained_earnings_account_ids: {} });
+      .toEqual({ company_name: null, retained_earnings_account_id: accounts.otherEquity!.id, retained_earnings_account_ids: {}, base_currency_id: currencyId, lock_date: null });
     expect(dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.equitySub!.id })))
-      .toEqual({ company_name: null, retained_earnings_account_id: accounts.equitySub!.id, retained_earnings_account_ids: {} });
+      .toEqual({ company_name: null, retained_earnings_account_id: accounts.equitySub!.id, retained_earnings_account_ids: {}, base_currency_id: currencyId, lock_date: null });
     dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id }));
   });
 
@@ -63,7 +67,7 @@ describe('settings', () => {
     dataOf(await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts.retained!.id }));
     const response = await api.request('PATCH', SETTINGS, { retained_earnings_account_id: accounts[key]!.id });
     expectError(response, 400, 'VALIDATION_ERROR', 'retained_earnings_account_id');
-    expect(dataOf(await api.request('GET', SETTINGS))).toEqual({ company_name: null, retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {} });
+    expect(dataOf(await api.request('GET', SETTINGS))).toEqual({ company_name: null, retained_earnings_account_id: accounts.retained!.id, retained_earnings_account_ids: {}, base_currency_id: currencyId, lock_date: null });
   });
 
   it('refuses an unknown account with VALIDATION_ERROR naming retained_earnings_account_id', async () => {

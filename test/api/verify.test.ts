@@ -9,7 +9,7 @@ import { type ApiFixture, dataOf, expectError, newApiKey, startApi } from '../he
 import { type AdminCall, TAMPERING, type VerifyBooks, buildVerifyBooks } from '../helpers/verify-books.js';
 
 const EVERY_CHECK = [
-  'entry_lines', 'entry_balance', 'entry_currency', 'periods', 'entry_period', 'posted_after_close', 'reversal', 'closing_entry',
+  'entry_lines', 'entry_balance', 'entry_currency', 'entry_numbers', 'periods', 'entry_period', 'posted_after_close', 'reversal', 'closing_entry',
   'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain', 'audit_chain', 'bank_matches', 'reconciliations',
 ];
 
@@ -124,6 +124,18 @@ describe('verify names the damage done behind the service\'s back', () => {
     expect(result.ok).toBe(false);
     expect(result.problems).toEqual([expect.objectContaining({
       check: 'hash_chain', entry_id: februaryRent.id, currency_id: books.currencies.usd, found: februaryRent.hash,
+    })]);
+  });
+
+  it('a changed entry number: the numbers no longer run 1, 2, ... in posting order (the hash does not cover the number; this check does)', async () => {
+    const { api, books } = await freshBooks();
+    const { februaryRent } = books.entries;
+    const stored = (await api.request('GET', `/api/v1/journal-entries/${februaryRent.id}`)).body.data;
+    await TAMPERING.setEntryColumn(api.location, februaryRent.id, 'entry_number', '9999');
+    const result = await verify(api);
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual([expect.objectContaining({
+      check: 'entry_numbers', entry_id: februaryRent.id, expected: String(stored.entry_number), found: '9999',
     })]);
   });
 

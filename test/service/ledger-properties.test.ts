@@ -347,9 +347,9 @@ async function checkTrialBalancesAndBalances(ledger: Ledger): Promise<void> {
     expect(tb.is_balanced).toBe(true);
     for (const total of tb.totals) expect(total.debit_total).toBe(total.credit_total);
     const activeKeys = [...expected].filter(([, sum]) => sum.debit !== 0n || sum.credit !== 0n).map(([key]) => key);
-    expect(tb.rows.map((row) => ledger.keys.get(row.account_id)).sort()).toEqual(activeKeys.sort());
+    expect(tb.rows.map((row) => ledger.keys.get(row.account_id!)).sort()).toEqual(activeKeys.sort());
     for (const row of tb.rows) {
-      const key = ledger.keys.get(row.account_id)!;
+      const key = ledger.keys.get(row.account_id!)!;
       const sum = expected.get(key)!;
       expect([row.debit_total, row.credit_total, row.net_balance], key)
         .toEqual([sum.debit.toString(), sum.credit.toString(), sectionNetOf(BY_KEY.get(key)!, sum).toString()]);

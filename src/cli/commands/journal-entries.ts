@@ -16,8 +16,9 @@ export function printEntry(entry: EntryView): void {
     entry.reverses_id ? `reverses ${entry.reverses_id}` : '',
     entry.reversed_by_id ? `reversed by ${entry.reversed_by_id}` : '',
   ].filter(Boolean).join(', ');
-  process.stdout.write(`${entry.entry_date}  ${entry.description}${entry.reference ? `  [${entry.reference}]` : ''}\n`);
+  process.stdout.write(`#${entry.entry_number}  ${entry.entry_date}  ${entry.description}${entry.reference ? `  [${entry.reference}]` : ''}\n`);
   process.stdout.write(`  id ${entry.id}  ${entry.entry_type}${links ? `  (${links})` : ''}\n`);
+  if (entry.override_reason !== null) process.stdout.write(`  posted on or before the lock date: ${entry.override_reason}\n`);
   process.stdout.write(`  hash ${entry.hash}\n`);
   printTable(['ACCOUNT', 'NAME', 'DEBIT', 'CREDIT', 'MEMO'], entry.lines.map((line) => [
     line.account_number, line.account_name, line.debit_amount === '0' ? '' : line.display_debit,
@@ -37,9 +38,9 @@ function printDryRun(result: DryRunEntryView): void {
 }
 
 function printEntryList(entries: EntryView[]): void {
-  printTable(['ID', 'DATE', 'TYPE', 'DESCRIPTION', 'REFERENCE', 'AMOUNT'], entries.map((entry) => {
+  printTable(['NO.', 'ID', 'DATE', 'TYPE', 'DESCRIPTION', 'REFERENCE', 'AMOUNT'], entries.map((entry) => {
     const total = entry.lines.filter((line) => line.debit_amount !== '0').map((line) => line.display_debit);
-    return [entry.id, entry.entry_date, entry.entry_type, entry.description, entry.reference ?? '',
+    return [`#${entry.entry_number}`, entry.id, entry.entry_date, entry.entry_type, entry.description, entry.reference ?? '',
       total.length === 1 ? total[0]! : total.join(' + ')];
   }));
 }
@@ -100,6 +101,7 @@ export function registerJournalEntryCommands(program: Command): void {
     .description('Post an entry from a JSON file holding the API body (needs an API key)')
     .requiredOption('--file <path>', 'JSON file: {"entry_date", "description", "reference"?, "metadata"?, "lines": [...]}; - for stdin')
     .option('--dry-run', 'run every rule and show the entry and the balances it would change; post nothing')
+    .option('--override-reason <reason>', 'why an entry dated on or before the lock date is posted anyway (needs periods:override); kept on the entry')
     .addHelpText('after', `
 Example:
   $ cat sale.json
@@ -108,11 +110,12 @@ Example:
              {"account_id": "<sales-id>", "credit_amount": "25000"}]}
   $ ledger journal-entries create --file sale.json --dry-run --api-key tsk_...
   $ ledger journal-entries create --file sale.json --api-key tsk_...`)
-    .action(withService(async (service, global, options: { file: string; dryRun?: boolean }) => {
+    .action(withService(async (service, global, options: { file: string; dryRun?: boolean; overrideReason?: string }) => {
       const actor = await actorFromApiKey(service, global, 'journal-entries create');
       const { parseWithSchema } = await import('../../schemas/validate.js');
       const { CreateEntryBody } = await import('../../schemas/journal-entry.js');
       const input = parseWithSchema(CreateEntryBody, readJsonFile(options.file));
+      if (options.overrideReason !== undefined) input.override_reason = options.overrideReason;
       if (options.dryRun === true) {
         const result = await service.dryRunJournalEntry(actor, input);
         if (global.json) printJson({ data: result });
@@ -131,17 +134,19 @@ Example:
     .description('Reverse an entry: a new entry with debits and credits swapped (needs an API key)')
     .option('--date <date>', 'date of the reversal (default: the original entry date)')
     .option('--dry-run', 'run every rule and show the reversal and the balances it would change; post nothing')
+    .option('--override-reason <reason>', 'why a reversal dated on or before the lock date is posted anyway (needs periods:override)')
     .addHelpText('after', '\nExamples:\n  $ ledger journal-entries reverse 0193... --date 2026-03-31 --dry-run --api-key tsk_...'
       + '\n  $ ledger journal-entries reverse 0193... --date 2026-03-31 --api-key tsk_...')
-    .action(withService(async (service, global, options: { date?: string; dryRun?: boolean }, id: string) => {
+    .action(withService(async (service, global, options: { date?: string; dryRun?: boolean; overrideReason?: string }, id: string) => {
       const actor = await actorFromApiKey(service, global, 'journal-entries reverse');
+      const input = { entry_date: options.date, override_reason: options.overrideReason };
       if (options.dryRun === true) {
-        const result = await service.dryRunReversal(actor, id, { entry_date: options.date });
+        const result = await service.dryRunReversal(actor, id, input);
         if (global.json) printJson({ data: result });
         else printDryRun(result);
         return;
       }
-      const entry = await service.reverseJournalEntry(actor, id, { entry_date: options.date });
+      const entry = await service.reverseJournalEntry(actor, id, input);
       if (global.json) printJson({ data: entry });
       else {
         process.stdout.write('Posted reversal:\n');

@@ -45,7 +45,7 @@ export function registerReportCommands(program: Command): void {
       const rows: string[][] = [];
       for (const [id, code] of codes) {
         for (const row of report.rows.filter((candidate) => candidate.currency_id === id)) {
-          rows.push([code, row.account_number, row.account_name, row.account_type, ...[
+          rows.push([code, row.account_number ?? "", row.account_name, row.account_type, ...[
             row.display_debit_total, row.display_credit_total, row.display_net_balance,
             row.debit_balance === '0' ? '' : row.display_debit_balance, row.credit_balance === '0' ? '' : row.display_credit_balance,
           ].map(groupThousands)]);

@@ -1,4 +1,4 @@
-/** `ledger settings get`, `ledger settings set|unset company-name|retained-earnings-account`. */
+/** `ledger settings get`, `ledger settings set|unset company-name|retained-earnings-account|lock-date|base-currency`. */
 import type { Command } from 'commander';
 import type { SettingsView } from '../../schemas/settings.js';
 import { LOCAL_OPERATOR } from '../../service/actor.js';
@@ -10,9 +10,14 @@ import { printFields } from '../render/format.js';
 import { resolveAccount } from '../resolve-names.js';
 import { withService } from '../with-service.js';
 
-/** The settings as lines: the company name, the default account, then one line per other currency (by its code). */
+/** The settings as lines: the company name, base currency, lock date, the default account, then one line per other currency (by its code). */
 async function printSettings(service: LedgerService, settings: SettingsView): Promise<void> {
+  const base = settings.base_currency_id === null ? null
+    : (await service.getCurrency(settings.base_currency_id).catch(() => undefined))?.code ?? settings.base_currency_id;
   const fields: [string, string | null][] = [['Company name', settings.company_name],
+    ['Base currency', base],
+    ['Lock date', settings.lock_date === null ? 'none'
+      : `${settings.lock_date} (entries on or before it need periods:override and a reason)`],
     ['Retained earnings account', settings.retained_earnings_account_id]];
   for (const [currencyId, accountId] of Object.entries(settings.retained_earnings_account_ids)) {
     const code = (await service.getCurrency(currencyId).catch(() => undefined))?.code ?? currencyId;
@@ -67,7 +72,42 @@ export function registerSettingsCommands(program: Command): void {
       else await printSettings(service, updated);
     }));
 
+  set.command('lock-date <date>')
+    .description('Lock the books up to a day: entries and reversals dated on or before it need periods:override and a reason')
+    .addHelpText('after', '\nExample:\n  $ ledger settings set lock-date 2026-03-31')
+    .action(withService(async (service, { json }, _options: object, date: string) => {
+      const updated = await service.updateSettings(LOCAL_OPERATOR, { lock_date: date });
+      if (json) printJson({ data: updated });
+      else await printSettings(service, updated);
+    }));
+
+  set.command('base-currency <currency>')
+    .description('Set the base currency translated reports are shown in (by id or code)')
+    .addHelpText('after', '\nExample:\n  $ ledger settings set base-currency USD')
+    .action(withService(async (service, { json }, _options: object, currency: string) => {
+      const updated = await service.updateSettings(LOCAL_OPERATOR, { base_currency_id: await currencyIdOf(service, currency) });
+      if (json) printJson({ data: updated });
+      else await printSettings(service, updated);
+    }));
+
   const unset = settings.command('unset').description('Remove a setting');
+  unset.command('lock-date')
+    .description('Remove the lock date')
+    .addHelpText('after', '\nExample:\n  $ ledger settings unset lock-date')
+    .action(withService(async (service, { json }) => {
+      const updated = await service.updateSettings(LOCAL_OPERATOR, { lock_date: null });
+      if (json) printJson({ data: updated });
+      else await printSettings(service, updated);
+    }));
+
+  unset.command('base-currency')
+    .description('Go back to the retained earnings account\'s currency as the base currency')
+    .addHelpText('after', '\nExample:\n  $ ledger settings unset base-currency')
+    .action(withService(async (service, { json }) => {
+      const updated = await service.updateSettings(LOCAL_OPERATOR, { base_currency_id: null });
+      if (json) printJson({ data: updated });
+      else await printSettings(service, updated);
+    }));
   unset.command('company-name')
     .description('Remove the company name: reports and exports print none')
     .addHelpText('after', '\nExample:\n  $ ledger settings unset company-name')

@@ -60,7 +60,7 @@ export const hledgerFormat: ExportFormat = {
     // An empty code keeps a description that starts with "(" from being read as the code.
     const code = entry.reference ? ` (${oneLine(entry.reference).replace(/[()]/g, '')})`
       : oneLine(entry.description).startsWith('(') ? ' ()' : '';
-    const head = `${entry.entry_date} *${code} ${oneLine(entry.description).replace(/[;|]/g, ',')}  ; id:${entry.id}, type:${entry.entry_type}`;
+    const head = `${entry.entry_date} *${code} ${oneLine(entry.description).replace(/[;|]/g, ',')}  ; id:${entry.id}, number:${entry.entry_number}, type:${entry.entry_type}`;
     const postings = entry.lines.map((line) =>
       `    ${hledgerName(accounts.get(line.account_id)!, accounts)}  ${signedDisplay(line, currency.asset_scale)} ${hledgerCommodity(currency.code)}`);
     return `${[head, ...postings].join('\n')}\n\n`;
@@ -103,7 +103,7 @@ export const beancountFormat: ExportFormat = {
   entry(entry, { accounts, currencies }) {
     const currency = currencies.get(entry.currency_id)!;
     const head = `${entry.entry_date} * ${quoted(entry.description)}`;
-    const meta = [`  id: ${quoted(entry.id)}`, `  entry_type: ${quoted(entry.entry_type)}`,
+    const meta = [`  id: ${quoted(entry.id)}`, `  entry_number: ${entry.entry_number}`, `  entry_type: ${quoted(entry.entry_type)}`,
       ...(entry.reference ? [`  reference: ${quoted(entry.reference)}`] : [])];
     const postings = entry.lines.map((line) =>
       `  ${beancountName(accounts.get(line.account_id)!, accounts)}  ${signedDisplay(line, currency.asset_scale)} ${beancountCurrency(currency.code)}`);
@@ -111,7 +111,7 @@ export const beancountFormat: ExportFormat = {
   },
 };
 
-const CSV_HEADER = ['entry_id', 'entry_date', 'entry_type', 'description', 'reference', 'line_id', 'account_id', 'account_number',
+const CSV_HEADER = ['entry_id', 'entry_number', 'entry_date', 'entry_type', 'description', 'reference', 'line_id', 'account_id', 'account_number',
   'account_name', 'currency', 'debit_amount', 'credit_amount', 'display_debit', 'display_credit', 'line_description'];
 
 
@@ -121,7 +121,7 @@ export const csvFormat: ExportFormat = {
   },
   entry(entry, { currencies }) {
     const code = currencies.get(entry.currency_id)!.code;
-    return entry.lines.map((line) => [entry.id, entry.entry_date, entry.entry_type, entry.description, entry.reference, line.id,
+    return entry.lines.map((line) => [entry.id, entry.entry_number, entry.entry_date, entry.entry_type, entry.description, entry.reference, line.id,
       line.account_id, line.account_number, line.account_name, code, line.debit_amount, line.credit_amount, line.display_debit,
       line.display_credit, line.description].map(csvField).join(',')).join('\n') + '\n';
   },

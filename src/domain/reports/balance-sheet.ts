@@ -15,6 +15,10 @@ export interface BalanceSheetRow {
   parent_id: string | null;
   balance: string;
   display_balance: string;
+  /** On a translated report: the account's currency and its balance in it. */
+  currency_id?: string;
+  original_amount?: string;
+  display_original_amount?: string;
 }
 
 export interface BalanceSheetSection {
@@ -35,6 +39,7 @@ export interface BalanceSheet {
   display_total_assets: string;
   display_total_liabilities_and_equity: string;
   is_balanced: boolean;
+  presentation_currency_id?: string;
 }
 
 export const CURRENT_EARNINGS_NAME = 'Current earnings';

@@ -14,6 +14,10 @@ export interface IncomeStatementRow {
   parent_id: string | null;
   amount: string;
   display_amount: string;
+  /** On a translated report: the account's currency and its amount in it. */
+  currency_id?: string;
+  original_amount?: string;
+  display_original_amount?: string;
   /** With columns: each column's amount, in column order. */
   column_amounts?: { amount: string; display_amount: string }[];
 }
@@ -44,6 +48,7 @@ export interface IncomeStatement {
   display_total_expenses: string;
   display_net_income: string;
   columns?: IncomeStatementColumn[];
+  presentation_currency_id?: string;
 }
 
 export function buildIncomeStatement(

@@ -11,8 +11,9 @@ import type { Totals } from '../types.js';
 import { type ReportInputs, byAccountNumber, hasActivity, money } from './report-inputs.js';
 
 export interface TrialBalanceRow {
-  account_id: string;
-  account_number: string;
+  /** null only on a translated report's "Exchange differences on translation" row. */
+  account_id: string | null;
+  account_number: string | null;
   account_name: string;
   account_type: string;
   currency_id: string;
@@ -29,6 +30,9 @@ export interface TrialBalanceRow {
   credit_balance: string;
   display_debit_balance: string;
   display_credit_balance: string;
+  /** On a translated report: the row's net balance in its account's currency. */
+  original_amount?: string;
+  display_original_amount?: string;
 }
 
 export interface TrialBalanceTotal {
@@ -68,6 +72,8 @@ export interface TrialBalance {
   rows: TrialBalanceRow[];
   totals: TrialBalanceTotal[];
   is_balanced: boolean;
+  /** On a translated report: the currency every figure is shown in. */
+  presentation_currency_id?: string;
 }
 
 export function buildTrialBalance(

@@ -34,6 +34,10 @@ export interface EntryFilter {
    * word of the entry's description, reference or line descriptions. Never empty when given.
    */
   words?: readonly string[] | undefined;
+  /** With `words`: entries numbered this OR found by the words (a search for `12` finds entry 12 and words starting with 12). */
+  or_entry_number?: number | undefined;
+  /** Entries numbered exactly this. */
+  entry_number?: number | undefined;
   /** Entries whose reference is exactly this. */
   reference?: string | undefined;
   /** Entries whose amount (the sum of their debits) is at least this. */
@@ -120,10 +124,22 @@ export interface SealedAuditRecord {
   hash: string;
 }
 
+/** An account's gross totals on one day. */
+export interface DailyTotals extends Totals {
+  account_id: string;
+  entry_date: string;
+}
+
 /** An entry's place in its currency's hash chain. */
 export interface ChainLink {
   previous_hash: string;
   hash: string;
+}
+
+/** Where a posted entry stands: its link in its currency's chain and its number in the ledger's posting order. */
+export interface EntryPlace extends ChainLink {
+  /** 1 for the first entry ever posted, then one more for each, without gaps (rolled-back posts take none). */
+  entry_number: number;
 }
 
 export interface ApiKeyRecord {
@@ -156,6 +172,13 @@ export interface LedgerReads extends BankingReads {
   allAccounts(): Promise<Account[]>;
   /** Gross debit and credit totals per account with activity, from maintained totals (no line scan). */
   accountTotals(query: TotalsQuery): Promise<Map<string, Totals>>;
+  /**
+   * Gross totals per account and day, of these accounts, dated in the range (inclusive; either end
+   * open), closing entries included; from the maintained daily totals (translated reports).
+   */
+  accountDailyTotals(accountIds: readonly string[], range: DateRange): Promise<DailyTotals[]>;
+  /** The same, of closing entries only. */
+  closingDailyTotals(accountIds: readonly string[], range: DateRange): Promise<DailyTotals[]>;
   /** Gross totals per account of closing entries only: all time, one period's, or those dated in a range. */
   closingTotals(scope: { period_id?: string | undefined; range?: DateRange | undefined }): Promise<Map<string, Totals>>;
   /** Lines in date order (then posting order), within the range, keyset-paged on [entry_date, seq]. */
@@ -260,9 +283,11 @@ export interface LedgerWrites extends BankingWrites {
    * and report total) as the database sees it at commit, not as the caller last read it: an entry
    * that would break the bound is refused with `currencyTotalOverflow()` and writes nothing.
    * The entry joins its currency's hash chain (service/entry-hash.ts) after the currency's last
-   * entry as the database sees it; the answer is the entry's link in that chain.
+   * entry as the database sees it, and takes the ledger's next entry number (one more than the
+   * last committed or earlier in this transaction: a post that is rolled back takes none); the
+   * answer is the entry's link in that chain and its number.
    */
-  insertEntry(entry: JournalEntry): Promise<ChainLink>;
+  insertEntry(entry: JournalEntry): Promise<EntryPlace>;
 
   setSetting(key: string, value: string): Promise<void>;
   /** Removes a setting; nothing happens when the key has no value. */

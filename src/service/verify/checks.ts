@@ -7,7 +7,7 @@ import { auditChainCheck } from './audit-chain-check.js';
 import { bankMatchesCheck, reconciliationsCheck } from './bank-checks.js';
 import { closingEntryCheck } from './closing-check.js';
 import {
-  entryBalanceCheck, entryCurrencyCheck, entryLinesCheck, entryPeriodCheck, periodsCheck, postedAfterCloseCheck,
+  entryBalanceCheck, entryCurrencyCheck, entryLinesCheck, entryNumbersCheck, entryPeriodCheck, periodsCheck, postedAfterCloseCheck,
 } from './entry-checks.js';
 import { hashChainCheck } from './hash-chain-check.js';
 import { reversalCheck } from './reversal-check.js';
@@ -17,6 +17,7 @@ export const LEDGER_CHECKS: readonly CheckDefinition[] = [
   entryLinesCheck,
   entryBalanceCheck,
   entryCurrencyCheck,
+  entryNumbersCheck,
   periodsCheck,
   entryPeriodCheck,
   postedAfterCloseCheck,

@@ -129,3 +129,20 @@ export const periodsCheck: CheckDefinition = {
     },
   }),
 };
+
+export const entryNumbersCheck: CheckDefinition = {
+  name: 'entry_numbers',
+  description: 'entries are numbered 1, 2, ... in posting order, without gaps or repeats',
+  create: ({ report }) => {
+    let expected = 1;
+    return {
+      entry(entry) {
+        if (entry.entry_number !== expected) {
+          report({ entry_id: entry.id, message: `Entry ${entry.id} is number ${entry.entry_number}; in posting order it is number ${expected}`,
+            expected: String(expected), found: String(entry.entry_number) });
+        }
+        expected += 1;
+      },
+    };
+  },
+};

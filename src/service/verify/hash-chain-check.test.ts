@@ -16,7 +16,8 @@ function chain(count: number, currency = 'usd'): JournalEntryView[] {
     const entry: JournalEntryView = {
       id: `${currency}-${index}`, entry_date: '2026-03-01', description: `Entry ${index}`, reference: null, metadata: null,
       period_id: 'p', entry_type: 'standard', reverses_id: null, reversed_by_id: null, created_by: null,
-      posted_at: '2026-03-01T00:00:00.000Z', currency_id: currency, previous_hash: previous, hash: '',
+      posted_at: '2026-03-01T00:00:00.000Z', currency_id: currency, override_reason: null, entry_number: index + 1,
+      previous_hash: previous, hash: '',
       lines: [
         { id: `l${index}a`, account_id: 'cash', account_number: '1000', account_name: 'Cash', debit_amount: 5n as AmountMinor, credit_amount: 0n as AmountMinor, description: null },
         { id: `l${index}b`, account_id: 'sales', account_number: '4000', account_name: 'Sales', debit_amount: 0n as AmountMinor, credit_amount: 5n as AmountMinor, description: null },

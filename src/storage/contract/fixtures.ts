@@ -15,7 +15,7 @@ import type {
   Account, AccountType, Currency, EntryType, JournalEntry, JournalEntryView, JournalLine, NormalBalance, Period, Permissions,
   Totals,
 } from '../../domain/types.js';
-import type { AccountLine, ApiKeyRecord, ChainLink, LedgerWrites, NewUserRecord, RefreshTokenRecord } from '../../service/ports/ledger-store.js';
+import type { AccountLine, ApiKeyRecord, EntryPlace, LedgerWrites, NewUserRecord, RefreshTokenRecord } from '../../service/ports/ledger-store.js';
 
 /** When every fixture record was created, unless a test says otherwise. */
 export const FIXTURE_TIME = '2026-01-01T00:00:00.000Z';
@@ -188,6 +188,7 @@ export class EntryFixtures {
       created_by: spec.created_by === undefined ? null : spec.created_by,
       posted_at: spec.posted_at ?? `${spec.date}T12:00:00.000Z`,
       currency_id: first.account.currency_id,
+      override_reason: null,
       lines,
     };
   }
@@ -214,9 +215,9 @@ export class EntryFixtures {
 
 /**
  * What `getEntry` answers for a posted entry, but its hash: the entry with each line's account
- * number and name (ChainModel knows the hash).
+ * number and name (ChainModel knows the hash and the entry number).
  */
-export function entryView(entry: JournalEntry, accounts: readonly Account[], reversedById: string | null = null): Omit<JournalEntryView, 'hash' | 'previous_hash'> {
+export function entryView(entry: JournalEntry, accounts: readonly Account[], reversedById: string | null = null): Omit<JournalEntryView, 'hash' | 'previous_hash' | 'entry_number'> {
   const byId = new Map(accounts.map((account) => [account.id, account]));
   return {
     ...entry,
@@ -230,21 +231,24 @@ export function entryView(entry: JournalEntry, accounts: readonly Account[], rev
 
 /**
  * The hash chains the store should have built: one per currency, in posting order, each entry's
- * hash over its canonical form and its currency's previous hash (service/entry-hash.ts).
+ * hash over its canonical form and its currency's previous hash (service/entry-hash.ts), and the
+ * entry numbers: 1, 2, ... in posting order across currencies.
  */
 export class ChainModel {
   readonly heads = new Map<string, string>();
-  private readonly links = new Map<string, ChainLink>();
+  private readonly links = new Map<string, EntryPlace>();
+  private posted = 0;
 
-  post(entry: JournalEntry): ChainLink {
+  post(entry: JournalEntry): EntryPlace {
     const previous_hash = this.heads.get(entry.currency_id) ?? GENESIS_HASH;
-    const link = { previous_hash, hash: entryHash(entry, previous_hash) };
+    this.posted += 1;
+    const link = { previous_hash, hash: entryHash(entry, previous_hash), entry_number: this.posted };
     this.heads.set(entry.currency_id, link.hash);
     this.links.set(entry.id, link);
     return link;
   }
 
-  linkOf(entryId: string): ChainLink {
+  linkOf(entryId: string): EntryPlace {
     const link = this.links.get(entryId);
     if (link === undefined) throw new Error(`entry ${entryId} was not posted in this model`);
     return link;

@@ -1,8 +1,9 @@
 /** Reads of the books (currencies, accounts, periods, entries) and the totals reports are built from. */
+import { FIRST_DATE, LAST_DATE } from '../../domain/dates.js';
 import { parseStoredAmount, toDecimalString } from '../../domain/money/amount.js';
 import type { JournalEntryView } from '../../domain/types.js';
 import type { LedgerReads } from '../../service/ports/ledger-store.js';
-import { mapPage, page, sumByAccount, type TotalsRow } from '../shared/paging.js';
+import { type DailyTotalsRow, mapPage, page, sumByAccount, sumByAccountAndDay, type TotalsRow } from '../shared/paging.js';
 import {
   type AccountLineRow, type AccountRow, type CurrencyRow, type EntryRow, type LineRow, type PeriodRow, type SideAmountRow,
   ENTRY_COLUMNS, ENTRY_FROM, entriesWithLines, LINE_COLUMNS, toAccount, toAccountLine, toCurrency, toPeriod, toSideAmount,
@@ -117,6 +118,22 @@ export function ledgerReads(q: PgQueries) {
         rows = await q.all<TotalsRow>(`SELECT ${TOTALS} FROM account_balances WHERE true${accounts}`, ...params);
       }
       return sumByAccount(rows);
+    },
+
+    async accountDailyTotals(accountIds, range) {
+      if (accountIds.length === 0) return [];
+      return sumByAccountAndDay(await q.all<DailyTotalsRow>(`SELECT account_id, entry_date, debit_total::text AS debit_total,
+        credit_total::text AS credit_total FROM account_daily_totals
+        WHERE account_id = ANY($1::text[]) AND entry_date >= $2 AND entry_date <= $3`,
+      [...accountIds], range.start_date ?? FIRST_DATE, range.end_date ?? LAST_DATE));
+    },
+
+    async closingDailyTotals(accountIds, range) {
+      if (accountIds.length === 0) return [];
+      return sumByAccountAndDay(await q.all<DailyTotalsRow>(`SELECT l.account_id, e.entry_date, l.debit_amount::text AS debit_total,
+        l.credit_amount::text AS credit_total FROM journal_entries e JOIN journal_lines l ON l.entry_seq = e.seq
+        WHERE e.entry_type = 'closing' AND e.entry_date >= $1 AND e.entry_date <= $2 AND l.account_id = ANY($3::text[])`,
+      range.start_date ?? FIRST_DATE, range.end_date ?? LAST_DATE, [...accountIds]));
     },
 
     async closingTotals(scope) {
@@ -244,8 +261,14 @@ export function ledgerReads(q: PgQueries) {
       }
       if (filter.words !== undefined) {
         params.push(wordsQuery(filter.words));
-        where.push(`e.seq IN (SELECT entry_seq FROM entry_search WHERE words @@ $${params.length}::tsquery)`);
+        const found = `e.seq IN (SELECT entry_seq FROM entry_search WHERE words @@ $${params.length}::tsquery)`;
+        if (filter.or_entry_number === undefined) where.push(found);
+        else {
+          params.push(filter.or_entry_number);
+          where.push(`(e.entry_number = $${params.length} OR ${found})`);
+        }
       }
+      if (filter.entry_number !== undefined) add('e.entry_number =', filter.entry_number);
       if (filter.reference !== undefined) add('e.reference =', filter.reference);
       if (filter.entry_type !== undefined) add('e.entry_type =', filter.entry_type);
       if (filter.min_amount !== undefined || filter.max_amount !== undefined) {

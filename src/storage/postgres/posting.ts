@@ -31,6 +31,9 @@ async function lockCurrency(q: PgQueries, currencyId: string): Promise<CurrencyS
  */
 const LOCK_CURRENCY_TOTAL = 'SELECT debit_total::text AS debit_total, chain_hash FROM currency_totals WHERE currency_id = $1 FOR UPDATE';
 
+/** The last entry number given, locked until the transaction ends (numbers follow commit order, without gaps). */
+const LOCK_ENTRY_NUMBERS = 'SELECT last_number::text AS last FROM entry_numbers FOR UPDATE';
+
 export function postingWrites(q: PgQueries, transaction: WriteTransaction) {
   return {
     async insertCurrency(currency) {
@@ -81,6 +84,10 @@ export function postingWrites(q: PgQueries, transaction: WriteTransaction) {
 
     async insertEntry(entry) {
       const { buffer } = transaction;
+      // The numbers' row first, then the currency's total: one lock order for every post.
+      if (buffer.lastNumber === undefined) {
+        buffer.lockedNumbers(Number((await q.get<{ last: string }>(LOCK_ENTRY_NUMBERS))!.last));
+      }
       let currency = buffer.currency(entry.currency_id);
       if (!currency) {
         currency = await lockCurrency(q, entry.currency_id);

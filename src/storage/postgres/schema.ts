@@ -499,4 +499,30 @@ CREATE TRIGGER reconciled_lines_immutable BEFORE UPDATE OR DELETE OR TRUNCATE ON
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
 `,
   },
+  {
+    version: 14,
+    name: 'entry numbers and override reasons',
+    sql: `
+-- Every entry's number in posting order across the ledger (1, 2, ... without gaps). The last
+-- number given is kept on one row that a posting transaction locks before any currency's total
+-- (the one lock order everywhere) and sets once per group, so numbers follow commit order and a
+-- rolled-back post takes none. Entries already posted are numbered in posting order; the
+-- immutability trigger steps aside for this one statement of the migration's transaction.
+ALTER TABLE journal_entries ADD COLUMN entry_number bigint, ADD COLUMN override_reason text;
+ALTER TABLE journal_entries DISABLE TRIGGER journal_entries_immutable;
+UPDATE journal_entries SET entry_number = numbered.n
+  FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM journal_entries) AS numbered
+  WHERE numbered.seq = journal_entries.seq;
+ALTER TABLE journal_entries ENABLE TRIGGER journal_entries_immutable;
+ALTER TABLE journal_entries ALTER COLUMN entry_number SET NOT NULL;
+CREATE UNIQUE INDEX journal_entries_number ON journal_entries (entry_number);
+CREATE TABLE entry_numbers (
+  only_row    boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  last_number bigint NOT NULL
+);
+INSERT INTO entry_numbers (last_number) SELECT coalesce(max(entry_number), 0) FROM journal_entries;
+CREATE TRIGGER entry_numbers_no_delete BEFORE DELETE OR TRUNCATE ON entry_numbers
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+`,
+  },
 ];

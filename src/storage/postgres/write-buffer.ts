@@ -19,7 +19,7 @@ import { toDecimalString } from '../../domain/money/amount.js';
 import { entrySearchWords } from '../../domain/journal/search-words.js';
 import type { JournalEntry } from '../../domain/types.js';
 import { entryHash } from '../../service/entry-hash.js';
-import type { ChainLink } from '../../service/ports/ledger-store.js';
+import type { EntryPlace } from '../../service/ports/ledger-store.js';
 import { AUDIT_COLUMNS, auditRowValues } from '../shared/audit-log.js';
 import { entryTotalsByAccount } from '../shared/paging.js';
 import { WORDS_VECTOR, wordsText } from './entry-search.js';
@@ -57,7 +57,9 @@ function sorted<T>(map: Map<string, T>): [string, T][] {
 }
 
 class Layer {
-  entries: { entry: JournalEntry; link: ChainLink; debits: bigint }[] = [];
+  entries: { entry: JournalEntry; link: EntryPlace; debits: bigint }[] = [];
+  /** The last entry number given as of this layer, once the transaction holds the numbers' row (undefined: not by this layer). */
+  lastNumber: number | undefined;
   audit: AuditRecord[] = [];
   /** Debits added to each currency's total, not written yet. */
   readonly currencyDebits = new Map<string, bigint>();
@@ -73,7 +75,7 @@ class Layer {
     return this.entries.length === 0 && this.audit.length === 0;
   }
 
-  addEntry(entry: JournalEntry, debits: bigint, link: ChainLink): void {
+  addEntry(entry: JournalEntry, debits: bigint, link: EntryPlace): void {
     this.entries.push({ entry, link, debits });
     this.currencyDebits.set(entry.currency_id, (this.currencyDebits.get(entry.currency_id) ?? 0n) + debits);
     for (const [accountId, sums] of entryTotalsByAccount(entry.lines)) {
@@ -92,9 +94,10 @@ class Layer {
     for (const [key, sums] of later.periods) addTo(this.periods, key, sums);
     for (const [key, sums] of later.days) addTo(this.days, key, sums);
     for (const [id, state] of later.currencies) this.currencies.set(id, state);
+    if (later.lastNumber !== undefined) this.lastNumber = later.lastNumber;
   }
 
-  /** After the rows are written: what stays is the currencies' state (their locks are held until commit). */
+  /** After the rows are written: what stays is the currencies' state and the last number (their locks are held until commit). */
   clearRows(): void {
     this.entries = [];
     this.audit = [];
@@ -135,7 +138,9 @@ class Layer {
       periods.map(([, , s]) => toDecimalString(s.credits)),
       days.map(([id]) => id), days.map(([, day]) => day), days.map(([, , s]) => toDecimalString(s.debits)),
       days.map(([, , s]) => toDecimalString(s.credits)),
-      ...AUDIT_COLUMNS.map((_, column) => audit.map((row) => row[column] ?? null)));
+      ...AUDIT_COLUMNS.map((_, column) => audit.map((row) => row[column] ?? null)),
+      this.entries.map((row) => String(row.link.entry_number)), entries.map((e) => e.override_reason),
+      entries.length === 0 ? null : String(this.lastNumber));
     this.clearRows();
   }
 }
@@ -150,18 +155,30 @@ export class WriteBuffer {
     return this.job.currencies.get(currencyId) ?? this.group.currencies.get(currencyId);
   }
 
+  /** The last entry number given, if this transaction holds the numbers' row (taken by a job that has not failed). */
+  get lastNumber(): number | undefined {
+    return this.job.lastNumber ?? this.group.lastNumber;
+  }
+
+  /** The running job locked the numbers' row, whose last number is `last`. */
+  lockedNumbers(last: number): void {
+    this.job.lastNumber = last;
+  }
+
   /** The running job locked the currency's total. */
   locked(currencyId: string, state: CurrencyState): void {
     this.job.currencies.set(currencyId, state);
   }
 
   /**
-   * Adds a checked entry to the running job: chains it after its (locked) currency's head and
-   * adds its debits (`debits`) to the currency's total. Answers its chain link.
+   * Adds a checked entry to the running job: chains it after its (locked) currency's head, numbers
+   * it after the last number (the numbers' row is locked too) and adds its debits (`debits`) to
+   * the currency's total. Answers its chain link and number.
    */
-  addEntry(entry: JournalEntry, debits: bigint): ChainLink {
+  addEntry(entry: JournalEntry, debits: bigint): EntryPlace {
     const state = this.currency(entry.currency_id)!;
-    const link = { previous_hash: state.head, hash: entryHash(entry, state.head) };
+    const link = { previous_hash: state.head, hash: entryHash(entry, state.head), entry_number: this.lastNumber! + 1 };
+    this.job.lastNumber = link.entry_number;
     this.job.addEntry(entry, debits, link);
     this.job.currencies.set(entry.currency_id, { total: state.total + debits, head: link.hash });
     return link;
@@ -211,13 +228,18 @@ export class WriteBuffer {
  * the entry ids $1), the currencies' totals and chain heads, every account's totals as one upsert
  * per row, and the audit records. A part with no rows inserts nothing.
  */
+/** The parameters after the audit columns: the entries' numbers and override reasons, then the last number given. */
+const ENTRY_NUMBERS = 37 + AUDIT_COLUMNS.length;
+
 const WRITE_ROWS = `WITH entries AS (
   INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id,
-    created_by, posted_at, currency_id)
-  SELECT id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at, currency_id
+    created_by, posted_at, currency_id, entry_number, override_reason)
+  SELECT id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at, currency_id,
+    entry_number, override_reason
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-    $10::text[], $11::text[]) WITH ORDINALITY
-    AS e(id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at, currency_id, position)
+    $10::text[], $11::text[], $${ENTRY_NUMBERS}::bigint[], $${ENTRY_NUMBERS + 1}::text[]) WITH ORDINALITY
+    AS e(id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at, currency_id,
+      entry_number, override_reason, position)
   ORDER BY position
   RETURNING id, seq
 ), lines AS (
@@ -250,6 +272,8 @@ const WRITE_ROWS = `WITH entries AS (
   SELECT * FROM unnest($29::text[], $30::text[], $31::numeric[], $32::numeric[])
   ON CONFLICT (account_id, period_id) DO UPDATE SET debit_total = account_period_totals.debit_total + excluded.debit_total,
     credit_total = account_period_totals.credit_total + excluded.credit_total
+), numbers AS (
+  UPDATE entry_numbers SET last_number = $${ENTRY_NUMBERS + 2}::bigint WHERE $${ENTRY_NUMBERS + 2}::bigint IS NOT NULL
 ), daily_totals AS (
   INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total)
   SELECT * FROM unnest($33::text[], $34::text[], $35::numeric[], $36::numeric[])

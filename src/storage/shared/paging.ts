@@ -1,7 +1,7 @@
 /** Keyset paging and totals summing shared by the storage adapters (pure, driver-free). */
 import { asAmount, parseStoredAmount } from '../../domain/money/amount.js';
 import type { Totals } from '../../domain/types.js';
-import type { Keyset, StorePage } from '../../service/ports/ledger-store.js';
+import type { DailyTotals, Keyset, StorePage } from '../../service/ports/ledger-store.js';
 
 /** Rows are fetched with LIMIT limit + 1: one more row than asked means another page follows. */
 export function page<T>(rows: T[], limit: number, keyOf: (row: T) => Keyset): StorePage<T> {
@@ -58,4 +58,26 @@ export function entryDebitTotal(lines: readonly { debit_amount: bigint }[]): big
   let total = 0n;
   for (const line of lines) total += line.debit_amount;
   return total;
+}
+
+export interface DailyTotalsRow extends TotalsRow {
+  entry_date: string;
+}
+
+/** Rows of amounts per account and day (several per pair, e.g. closing lines), summed per pair. */
+export function sumByAccountAndDay(rows: readonly DailyTotalsRow[]): DailyTotals[] {
+  const sums = new Map<string, DailyTotals>();
+  for (const row of rows) {
+    const key = `${row.account_id}\u0000${row.entry_date}`;
+    const debits = parseStoredAmount(row.debit_total);
+    const credits = parseStoredAmount(row.credit_total);
+    const sum = sums.get(key);
+    if (sum) {
+      sum.debit_total = asAmount(sum.debit_total + debits);
+      sum.credit_total = asAmount(sum.credit_total + credits);
+    } else {
+      sums.set(key, { account_id: row.account_id, entry_date: row.entry_date, debit_total: debits, credit_total: credits });
+    }
+  }
+  return [...sums.values()];
 }

@@ -46,7 +46,8 @@ export function toPeriod(row: PeriodRow): Period {
 export interface EntryRow {
   seq: number; id: string; entry_date: string; description: string; reference: string | null;
   metadata: string | null; period_id: string; entry_type: string; reverses_id: string | null;
-  reversed_by_id: string | null; created_by: string | null; posted_at: string; currency_id: string; previous_hash: string; hash: string;
+  reversed_by_id: string | null; created_by: string | null; posted_at: string; currency_id: string;
+  entry_number: number | string; override_reason: string | null; previous_hash: string; hash: string;
 }
 
 export interface LineRow {
@@ -109,7 +110,7 @@ export function toUser(row: UserRow): StoredUser {
  */
 export const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
   e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,
-  e.created_by, e.posted_at, e.currency_id, h.previous_hash, h.hash`;
+  e.created_by, e.posted_at, e.currency_id, e.entry_number, e.override_reason, h.previous_hash, h.hash`;
 
 /** Every entry has its chain link (the hash chain was backfilled for older entries). */
 export const ENTRY_FROM = 'journal_entries e LEFT JOIN entry_hashes h ON h.entry_seq = e.seq';
@@ -142,6 +143,8 @@ export function toEntry(row: EntryRow, lines: readonly LineRow[]): JournalEntryV
     created_by: row.created_by,
     posted_at: row.posted_at,
     currency_id: row.currency_id,
+    override_reason: row.override_reason,
+    entry_number: Number(row.entry_number),
     previous_hash: row.previous_hash,
     hash: row.hash,
     lines: lines.map(toLine),

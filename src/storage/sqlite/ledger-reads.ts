@@ -1,8 +1,9 @@
 /** Reads of the books (currencies, accounts, periods, entries) and the totals reports are built from. */
+import { FIRST_DATE, LAST_DATE } from '../../domain/dates.js';
 import { MAX_AMOUNT, parseStoredAmount } from '../../domain/money/amount.js';
 import type { JournalEntryView } from '../../domain/types.js';
 import type { LedgerReads } from '../../service/ports/ledger-store.js';
-import { mapPage, page, sumByAccount, type TotalsRow } from '../shared/paging.js';
+import { type DailyTotalsRow, mapPage, page, sumByAccount, sumByAccountAndDay, type TotalsRow } from '../shared/paging.js';
 import { amountKey, wordsMatch } from './entry-search.js';
 import { type Param, type SqliteQueries, placeholders } from './queries.js';
 import {
@@ -102,6 +103,21 @@ export function ledgerReads(q: SqliteQueries) {
           WHERE 1 = 1${accountFilter}`, ...idParams);
       }
       return sumByAccount(rows);
+    },
+
+    async accountDailyTotals(accountIds, range) {
+      if (accountIds.length === 0) return [];
+      return sumByAccountAndDay(q.all<DailyTotalsRow>(`SELECT account_id, entry_date, debit_total, credit_total FROM account_daily_totals
+        WHERE account_id IN (${placeholders(accountIds.length)}) AND entry_date >= ? AND entry_date <= ?`,
+      ...accountIds, range.start_date ?? FIRST_DATE, range.end_date ?? LAST_DATE));
+    },
+
+    async closingDailyTotals(accountIds, range) {
+      if (accountIds.length === 0) return [];
+      return sumByAccountAndDay(q.all<DailyTotalsRow>(`SELECT l.account_id, e.entry_date, l.debit_amount AS debit_total,
+        l.credit_amount AS credit_total FROM journal_entries e JOIN journal_lines l ON l.entry_seq = e.seq
+        WHERE e.entry_type = 'closing' AND e.entry_date >= ? AND e.entry_date <= ? AND l.account_id IN (${placeholders(accountIds.length)})`,
+      range.start_date ?? FIRST_DATE, range.end_date ?? LAST_DATE, ...accountIds));
     },
 
     async closingTotals(scope) {
@@ -234,9 +250,15 @@ export function ledgerReads(q: SqliteQueries) {
         params.push(id);
       }
       if (filter.words !== undefined) {
-        where.push('e.seq IN (SELECT rowid FROM entry_words WHERE entry_words MATCH ?)');
+        const found = 'e.seq IN (SELECT rowid FROM entry_words WHERE entry_words MATCH ?)';
+        if (filter.or_entry_number === undefined) where.push(found);
+        else {
+          where.push(`(e.entry_number = ? OR ${found})`);
+          params.push(filter.or_entry_number);
+        }
         params.push(wordsMatch(filter.words));
       }
+      if (filter.entry_number !== undefined) { where.push('e.entry_number = ?'); params.push(filter.entry_number); }
       if (filter.reference !== undefined) { where.push('e.reference = ?'); params.push(filter.reference); }
       if (filter.entry_type !== undefined) { where.push('e.entry_type = ?'); params.push(filter.entry_type); }
       if (filter.min_amount !== undefined || filter.max_amount !== undefined) {

@@ -14,6 +14,11 @@ import { amountKey, INSERT_ENTRY_AMOUNT, wordsText } from './entry-search.js';
 import type { PendingWrites } from './pending-writes.js';
 import type { SqliteQueries } from './queries.js';
 
+const INSERT_ENTRY = `INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
+  entry_type, reverses_id, created_by, posted_at, currency_id, override_reason, entry_number)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))
+  RETURNING seq, entry_number`;
+
 export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
   return {
     async insertCurrency(currency) {
@@ -65,11 +70,12 @@ export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
       if (currencyTotal > MAX_AMOUNT) throw currencyTotalOverflow();
       const previousHash = currency.head ?? GENESIS_HASH;
       const hash = entryHash(entry, previousHash);
-      const entrySeq = q.run(`INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
-        entry_type, reverses_id, created_by, posted_at, currency_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      entry.id, entry.entry_date, entry.description, entry.reference,
-      entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type,
-      entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id).lastInsertRowid;
+      // The next number is one more than the highest committed or posted earlier in this
+      // (exclusive) transaction; a job rolled back to its savepoint takes its numbers with it.
+      const { seq: entrySeq, entry_number: entryNumber } = q.get<{ seq: number; entry_number: number }>(INSERT_ENTRY,
+        entry.id, entry.entry_date, entry.description, entry.reference,
+        entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type,
+        entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id, entry.override_reason)!;
       for (const line of entry.lines) {
         q.run(`INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount,
           credit_amount, description) VALUES (?, ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`,
@@ -81,7 +87,7 @@ export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
       q.run(INSERT_ENTRY_AMOUNT, entrySeq, amountKey(debits));
       pending.addEntry(entry.currency_id, { total: currencyTotal, head: hash }, entry.period_id, entry.entry_date,
         entryTotalsByAccount(entry.lines));
-      return { previous_hash: previousHash, hash };
+      return { previous_hash: previousHash, hash, entry_number: entryNumber };
     },
 
     async setSetting(key, value) {

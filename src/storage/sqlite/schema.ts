@@ -496,4 +496,23 @@ CREATE TRIGGER reconciled_lines_no_delete BEFORE DELETE ON reconciled_lines
 BEGIN SELECT RAISE(ABORT, 'reconciled lines are permanent'); END;
 `,
   },
+  {
+    version: 13,
+    name: 'entry numbers and override reasons',
+    sql: `
+-- Every entry's number in posting order across the ledger (1, 2, ... without gaps: the posting
+-- transaction is exclusive and a rolled-back post takes no number), and why an entry dated on or
+-- before the lock date was posted anyway. Entries already posted are numbered in posting order;
+-- the immutability trigger steps aside for this one statement of the migration's transaction.
+ALTER TABLE journal_entries ADD COLUMN entry_number INTEGER;
+ALTER TABLE journal_entries ADD COLUMN override_reason TEXT;
+DROP TRIGGER journal_entries_no_update;
+UPDATE journal_entries SET entry_number = numbered.n
+  FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM journal_entries) AS numbered
+  WHERE numbered.seq = journal_entries.seq;
+CREATE TRIGGER journal_entries_no_update BEFORE UPDATE ON journal_entries
+BEGIN SELECT RAISE(ABORT, 'journal entries are immutable'); END;
+CREATE UNIQUE INDEX journal_entries_number ON journal_entries(entry_number);
+`,
+  },
 ];

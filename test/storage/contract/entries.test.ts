@@ -127,7 +127,7 @@ describe('storage contract: journal entries', () => {
       await post(sale('2026-01-09', 300, { metadata: { invoice: 'A-1', lines: [1, 2] }, reference: 'R-1' }));
       expect(await context.store.currencyChainHeads()).toEqual(chain.heads);
       const stored = (await context.store.listEntriesInPostingOrder({ limit: 10 })).items;
-      expect(stored.map((entry) => ({ previous_hash: entry.previous_hash, hash: entry.hash }))).toEqual(stored.map((entry) => chain.linkOf(entry.id)));
+      expect(stored.map((entry) => ({ previous_hash: entry.previous_hash, hash: entry.hash, entry_number: entry.entry_number }))).toEqual(stored.map((entry) => chain.linkOf(entry.id)));
       expect(new Set(stored.map((entry) => entry.hash)).size).toBe(stored.length);
     });
 

@@ -163,6 +163,32 @@ describe('storage contract: maintained totals', () => {
           .toEqual(totalsOf(posted, (entry) => entry.entry_date < date));
       }
       expect(await context.store.closingTotals({}), message).toEqual(totalsOf(posted, (entry) => entry.entry_type === 'closing'));
+      // Per account and day, of some accounts, in a range: the lines' sums, closing entries alone too.
+      const some = [books.cash.id, extraSub.id, books.sales.id];
+      const byDay = (entries: JournalEntry[], start: string, end: string) => {
+        const rows: { account_id: string; entry_date: string; debit_total: bigint; credit_total: bigint }[] = [];
+        for (const entry of entries.filter((e) => e.entry_date >= start && e.entry_date <= end)) {
+          for (const [accountId, sums] of totalsOf([entry])) {
+            if (!some.includes(accountId)) continue;
+            const row = rows.find((r) => r.account_id === accountId && r.entry_date === entry.entry_date);
+            if (row) {
+              row.debit_total += sums.debit_total;
+              row.credit_total += sums.credit_total;
+            } else rows.push({ account_id: accountId, entry_date: entry.entry_date, ...sums });
+          }
+        }
+        return rows.filter((row) => row.debit_total !== 0n || row.credit_total !== 0n);
+      };
+      const sorted = <T extends { account_id: string; entry_date: string }>(rows: T[]) =>
+        [...rows].sort((a, b) => (a.account_id + a.entry_date < b.account_id + b.entry_date ? -1 : 1));
+      const nonZero = <T extends { debit_total: bigint; credit_total: bigint }>(rows: T[]) => rows.filter((row) => row.debit_total !== 0n || row.credit_total !== 0n);
+      for (const [start, end] of [['2026-04-10', '2026-07-20'], ['0001-01-01', '9999-12-31']] as const) {
+        expect(sorted(nonZero(await context.store.accountDailyTotals(some, { start_date: start, end_date: end }))), `${message}, days ${start}..${end}`)
+          .toEqual(sorted(byDay(posted, start, end)));
+        expect(sorted(await context.store.closingDailyTotals(some, { start_date: start, end_date: end })), `${message}, closing days ${start}..${end}`)
+          .toEqual(sorted(byDay(posted.filter((entry) => entry.entry_type === 'closing'), start, end)));
+      }
+      expect(await context.store.accountDailyTotals([], {})).toEqual([]);
       expect(await context.store.currencyDebitTotal(books.usd.id), message).toBe(currencyDebitTotalsOf(posted).get(books.usd.id));
       expect(await context.store.countEntries(), message).toBe(posted.length);
     });

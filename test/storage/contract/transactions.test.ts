@@ -348,7 +348,7 @@ describe('storage contract: the store', () => {
   const STORE_METHODS: Record<keyof LedgerStore, true> = {
     write: true, read: true, ping: true, close: true,
     getCurrency: true, listCurrencies: true, getAccount: true, getAccounts: true, listAccounts: true, listSubAccounts: true,
-    allAccounts: true, accountTotals: true, closingTotals: true, listAccountLines: true, listSideAmounts: true, getPeriod: true,
+    allAccounts: true, accountTotals: true, accountDailyTotals: true, closingDailyTotals: true, closingTotals: true, listAccountLines: true, listSideAmounts: true, getPeriod: true,
     findPeriodContaining: true, findOverlappingPeriods: true, periodHasEntries: true, accountUses: true, listPeriods: true, getEntry: true, getEntries: true, listEntries: true,
     currencyDebitTotal: true, allCurrencyDebitTotals: true, currencyChainHeads: true, getSetting: true, getUser: true, getUserWithSession: true, findUserByEmail: true,
     findUserByApiKeyHash: true, credentialsVersion: true, listUsers: true, countUsers: true, countActiveAdmins: true, findRefreshToken: true,

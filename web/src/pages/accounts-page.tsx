@@ -17,7 +17,7 @@ function useBalances(accounts: AccountView[] | undefined): Map<string, bigint> |
   return useMemo(() => {
     if (!trial.data || !accounts) return undefined;
     const balances = new Map<string, bigint>();
-    for (const row of trial.data.rows) balances.set(row.account_id, BigInt(row.net_balance));
+    for (const row of trial.data.rows) if (row.account_id !== null) balances.set(row.account_id, BigInt(row.net_balance));
     for (const account of accounts) {
       if (account.parent_id) {
         balances.set(account.parent_id, (balances.get(account.parent_id) ?? 0n) + (balances.get(account.id) ?? 0n));

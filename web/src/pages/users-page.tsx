@@ -21,6 +21,8 @@ const PERMISSION_TEXT: Record<PermissionKey, string> = {
   'settings:write': 'Change settings',
   'users:manage': 'Create and edit users',
   'bank:write': 'Import bank statements, match and reconcile',
+  'periods:override': 'Post on or before the lock date, with a reason',
+  'rates:write': 'Set exchange rates',
 };
 
 /** Keys only an admin may hand out. */
