@@ -309,23 +309,24 @@ describe('a closing entry', { timeout: 90_000 }, () => {
 });
 
 describe('the new-account form', { timeout: 90_000 }, () => {
-  it('defaults to the currency most accounts use', async () => {
+  it('defaults to the base currency, even when most accounts are in another', async () => {
     const eur = await call<{ id: string }>('POST', '/api/v1/currencies', {
       code: 'EUR', name: 'Euro', symbol: '€', asset_scale: 2, asset_type: 'fiat', caip19_id: 'swift:0/iso4217:EUR',
     });
+    for (const number of ['7001', '7002', '7003', '7004']) {
+      await call('POST', '/api/v1/accounts', { account_number: number, name: `Euro account ${number}`, currency_id: eur.id, account_type: 'asset', normal_balance: 'debit' });
+    }
     const page = await signedIn();
     const accounts = await new AccountsPage(page).open();
     await accounts.newAccount.click();
     const currency = accounts.dialog.getByTestId('account-currency');
     const usdId = books.currencyId;
-    // Three USD accounts, no EUR one: USD.
+    // No base currency chosen: the retained earnings account's, USD, though four of seven accounts are in EUR.
     await expect.poll(() => currency.inputValue()).toBe(usdId);
     await page.keyboard.press('Escape');
     await expectHidden(accounts.dialog);
 
-    for (const number of ['7001', '7002', '7003', '7004']) {
-      await call('POST', '/api/v1/accounts', { account_number: number, name: `Euro account ${number}`, currency_id: eur.id, account_type: 'asset', normal_balance: 'debit' });
-    }
+    await call('PATCH', '/api/v1/settings', { base_currency_id: eur.id });
     await page.reload();
     await accounts.ready();
     await accounts.newAccount.click();
@@ -333,5 +334,6 @@ describe('the new-account form', { timeout: 90_000 }, () => {
     // A choice made in the form stays.
     await currency.selectOption(usdId);
     expect(await currency.inputValue()).toBe(usdId);
+    await call('PATCH', '/api/v1/settings', { base_currency_id: null });
   });
 });
