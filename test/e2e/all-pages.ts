@@ -118,6 +118,8 @@ export const ALL_PAGES: PageVisit[] = [
     loaded: 'trial-balance-row' },
   { name: 'trial-balance-movement', route: '/reports/trial-balance', path: () => `/reports/trial-balance?start=${YEAR_START}&end=${MONTH.end}`,
     heading: 'Trial balance', loaded: 'trial-balance-row' },
+  { name: 'trial-balance-all-columns', route: '/reports/trial-balance',
+    path: () => `/reports/trial-balance?start=${YEAR_START}&end=${MONTH.end}&columns=all`, heading: 'Trial balance', loaded: 'trial-balance-row' },
   { name: 'balance-sheet', route: '/reports/balance-sheet', path: () => '/reports/balance-sheet', heading: 'Balance sheet',
     loaded: 'balance-sheet-assets' },
   { name: 'balance-sheet-crypto', route: '/reports/balance-sheet', path: (books) => `/reports/balance-sheet?currency=${books.ethId}`,

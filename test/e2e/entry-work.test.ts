@@ -115,7 +115,7 @@ describe('Copy entry', { timeout: 90_000 }, () => {
     });
   });
 
-  it('opens the new-entry form on a copy, dated today, without the reference, and posts nothing until saved', async () => {
+  it('opens the new-entry form on a copy, on its own date (no open period covers today), without the reference, and posts nothing until saved', async () => {
     const page = await signedIn();
     const posts = watchEntryPosts(page);
     const entry = await new EntryPage(page, 'Monthly rent share', original.id).goto();
@@ -128,7 +128,9 @@ describe('Copy entry', { timeout: 90_000 }, () => {
 
     expect(await form.description.inputValue()).toBe('Monthly rent share');
     expect(await form.reference.inputValue()).toBe('');
-    expect(await form.date.inputValue()).toBe(new Date().toISOString().slice(0, 10));
+    // Today is in no period of these books, the original's month is open: the copy keeps its date.
+    expect(await form.date.inputValue()).toBe(MONTH.day(5));
+    await expectText(form.copiedFrom, 'on its own date, since no open period covers today');
     await expectCount(page.getByTestId(/^entry-line-\d+$/), 3);
     const lines = [];
     for (const index of [0, 1, 2]) {
@@ -145,7 +147,7 @@ describe('Copy entry', { timeout: 90_000 }, () => {
     expect(posts).toEqual([]);
     expect(await entriesNamed('Monthly rent share')).toHaveLength(1);
 
-    // Today is outside the books' period, so the copy gets a date in it, a changed amount, and is posted.
+    // The copy gets another date in the month, a changed amount, and is posted.
     await form.date.fill(MONTH.day(28));
     await form.lineDebit(0).fill('1,300.00');
     await form.lineCredit(2).fill('300');
@@ -307,23 +309,24 @@ describe('a closing entry', { timeout: 90_000 }, () => {
 });
 
 describe('the new-account form', { timeout: 90_000 }, () => {
-  it('defaults to the currency most accounts use', async () => {
+  it('defaults to the base currency, even when most accounts are in another', async () => {
     const eur = await call<{ id: string }>('POST', '/api/v1/currencies', {
       code: 'EUR', name: 'Euro', symbol: '€', asset_scale: 2, asset_type: 'fiat', caip19_id: 'swift:0/iso4217:EUR',
     });
+    for (const number of ['7001', '7002', '7003', '7004']) {
+      await call('POST', '/api/v1/accounts', { account_number: number, name: `Euro account ${number}`, currency_id: eur.id, account_type: 'asset', normal_balance: 'debit' });
+    }
     const page = await signedIn();
     const accounts = await new AccountsPage(page).open();
     await accounts.newAccount.click();
     const currency = accounts.dialog.getByTestId('account-currency');
     const usdId = books.currencyId;
-    // Three USD accounts, no EUR one: USD.
+    // No base currency chosen: the retained earnings account's, USD, though four of seven accounts are in EUR.
     await expect.poll(() => currency.inputValue()).toBe(usdId);
     await page.keyboard.press('Escape');
     await expectHidden(accounts.dialog);
 
-    for (const number of ['7001', '7002', '7003', '7004']) {
-      await call('POST', '/api/v1/accounts', { account_number: number, name: `Euro account ${number}`, currency_id: eur.id, account_type: 'asset', normal_balance: 'debit' });
-    }
+    await call('PATCH', '/api/v1/settings', { base_currency_id: eur.id });
     await page.reload();
     await accounts.ready();
     await accounts.newAccount.click();
@@ -331,5 +334,6 @@ describe('the new-account form', { timeout: 90_000 }, () => {
     // A choice made in the form stays.
     await currency.selectOption(usdId);
     expect(await currency.inputValue()).toBe(usdId);
+    await call('PATCH', '/api/v1/settings', { base_currency_id: null });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A bookkeeper finds one invoice among many from the journal's search box: the words go into the
  * address (so the search survives a reload and a shared link, and Back undoes it), only the
- * matching entries are listed, and a search that finds nothing says so.
+ * matching entries are listed, and a search that finds nothing says so. The list follows what is
+ * typed once typing pauses, without Enter; the Search button sends it at once.
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -62,5 +63,30 @@ describe('finding entries from the journal page', { timeout: 60_000 }, () => {
     await journal.searchFor('no such invoice');
     await expectCount(journal.rows, 0);
     await expectText(page.getByRole('main'), 'No entries match “no such invoice”');
+  });
+
+  it('filters as the words are typed, without Enter, and the Search button sends them too', async () => {
+    const journal = await new JournalPage(page).goto();
+    await expectCount(journal.rows, 50);
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/v1/journal-entries' && url.searchParams.has('q')) requests.push(url.searchParams.get('q')!);
+    });
+    await journal.search.pressSequentially('customer 77', { delay: 40 });
+    await expectCount(journal.rows, 1);
+    await expectVisible(journal.row('Invoice to customer 77'));
+    expect(new URL(page.url()).searchParams.get('q')).toBe('customer 77');
+    // One search once typing paused, not one per letter.
+    expect(requests).toEqual(['customer 77']);
+    // Typing replaced the address rather than adding a step per search: Back leaves the search.
+    await journal.search.fill('customer 42');
+    await journal.searchButton.click();
+    await expectCount(journal.rows, 1);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('customer 42');
+    await expectVisible(journal.row('Invoice to customer 42'));
+    await page.goBack();
+    await expectCount(journal.rows, 1);
+    await expectVisible(journal.row('Invoice to customer 77'));
   });
 });

@@ -1,8 +1,8 @@
 /**
  * A bookkeeper reads a year to date by month in the browser: the income statement for any dates
  * with month columns side by side (the closed quarter's closing entry left out), the "Year to
- * date" shortcut, and a revenue account's page showing its activity over the range rather than
- * the zero balance the close left. The books are kept in 2024 so that they never meet the month
+ * date" and "Quarter to date" shortcuts (through the last period with entries), and a revenue
+ * account's page showing its activity over the range rather than the zero balance the close left. The books are kept in 2024 so that they never meet the month
  * the fixture's period uses.
  */
 import type { Page } from 'playwright-core';
@@ -50,7 +50,7 @@ describe('a year to date income statement by month', { timeout: 60_000 }, () => 
     await statement.end.fill('2024-05-31');
     await statement.columns.selectOption('month');
     await expectText(statement.netIncomeRow, '1,100.00');
-    expect(await statement.columnHeaders.allInnerTexts()).toEqual(['2024-01', '2024-02', '2024-03', '2024-04', '2024-05']);
+    expect(await statement.columnHeaders.allInnerTexts()).toEqual(['Jan 2024', 'Feb 2024', 'Mar 2024', 'Apr 2024', 'May 2024']);
     // March holds only the closing entry, which the statement leaves out.
     expect(await statement.amounts(statement.columnsRow('Sales'))).toEqual(['1,000.00', '500.00', '0.00', '0.00', '200.00', '1,700.00']);
     expect(await statement.amounts(statement.columnsRow('Rent'))).toEqual(['0.00', '300.00', '0.00', '300.00', '0.00', '600.00']);
@@ -60,15 +60,20 @@ describe('a year to date income statement by month', { timeout: 60_000 }, () => 
     await e2e.screenshot(page, 'report-income-statement-by-month');
   });
 
-  it('fills this year\'s first day and today with "Year to date", keeping the month columns', async () => {
+  it('runs "Year to date" through the last period with entries, not to today, keeping the month columns', async () => {
     const statement = new IncomeStatementPage(page);
     await statement.yearToDate.click();
-    const now = new Date();
-    const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+    // The latest entry (2024-05-02) is in Q2 2024: January 1 through June 30, 2024, whatever today is.
+    await expect.poll(() => statement.end.inputValue()).toBe('2024-06-30');
+    expect(await statement.start.inputValue()).toBe('2024-01-01');
     await expectText(statement.columnsTable, 'Net income');
-    expect([await statement.start.inputValue(), await statement.end.inputValue()]).toEqual([`${today.slice(0, 4)}-01-01`, today]);
-    expect(await statement.columnHeaders.first().innerText()).toBe(`${today.slice(0, 4)}-01`);
-    expect(await statement.columnHeaders.count()).toBe(now.getMonth() + 1);
+    await expect.poll(() => statement.columnHeaders.allInnerTexts())
+      .toEqual(['Jan 2024', 'Feb 2024', 'Mar 2024', 'Apr 2024', 'May 2024', 'Jun 2024']);
+    expect(await statement.amounts(statement.netIncomeRow)).toEqual(['1,000.00', '200.00', '0.00', '-300.00', '200.00', '0.00', '1,100.00']);
+    await page.getByTestId('report-quarter-to-date').click();
+    await expect.poll(() => statement.start.inputValue()).toBe('2024-04-01');
+    expect(await statement.end.inputValue()).toBe('2024-06-30');
+    await expect.poll(() => statement.columnHeaders.allInnerTexts()).toEqual(['Apr 2024', 'May 2024', 'Jun 2024']);
   });
 
   it('shows a revenue account\'s activity over the range, not the balance left after the close', async () => {

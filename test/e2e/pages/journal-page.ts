@@ -10,6 +10,7 @@ export class JournalPage extends AppShell {
   readonly rows = this.page.getByTestId('journal-row');
   readonly search = this.page.getByTestId('journal-search');
   readonly loadMore = this.page.getByTestId('journal-load-more');
+  readonly searchButton = this.page.getByTestId('journal-search-submit');
 
   /** Types the words into the search box and sends them with Enter. */
   async searchFor(text: string): Promise<void> {

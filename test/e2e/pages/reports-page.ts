@@ -36,8 +36,14 @@ export class ReportPage extends AppShell {
     return this.page.getByTestId('trial-balance-row').filter({ has: this.page.getByRole('link', { name: accountName, exact: true }) });
   }
 
-  get totalDebit(): Locator { return this.page.getByTestId('trial-balance-total-debit'); }
-  get totalCredit(): Locator { return this.page.getByTestId('trial-balance-total-credit'); }
+  /** The trial balance's totals of the debit-balance and credit-balance columns (shown by default). */
+  get totalDebit(): Locator { return this.page.getByTestId('trial-balance-total-debit-balance'); }
+  get totalCredit(): Locator { return this.page.getByTestId('trial-balance-total-credit-balance'); }
+  /** "All columns": the type and the debit and credit totals too (`?columns=all`). */
+  get allColumns(): Locator { return this.page.getByTestId('trial-balance-all-columns'); }
+  /** The totals of the debits and credits columns, shown with all columns. */
+  get totalDebits(): Locator { return this.page.getByTestId('trial-balance-total-debit'); }
+  get totalCredits(): Locator { return this.page.getByTestId('trial-balance-total-credit'); }
   /** The status badge of the trial balance and the balance sheet (is_balanced). */
   get status(): Locator { return this.frame.locator('.report__status'); }
   section(testId: 'balance-sheet-assets' | 'balance-sheet-liabilities' | 'balance-sheet-equity' | 'income-revenue' | 'income-expenses'): Locator {

@@ -71,3 +71,43 @@ export function shortPeriodLabel(period: { name: string; start_date: string; end
 export function tinyPeriodLabel(period: { name: string; start_date: string; end_date: string }): string {
   return isCalendarMonth(period) ? parseIso(period.start_date).toLocaleDateString('en', { month: 'short' }) : period.name;
 }
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A report column's label as people write it: the API's "2026-01" becomes "Jan 2026" and
+ * "2026-Q1" becomes "Q1 2026"; anything else is shown as it came. (CSV files keep the API's form,
+ * which sorts and reads back unambiguously in a spreadsheet.)
+ */
+export function columnLabel(label: string): string {
+  const month = /^(\d{4})-(\d{2})$/.exec(label);
+  if (month) {
+    const name = MONTH_NAMES[Number(month[2]) - 1];
+    return name ? `${name} ${month[1]}` : label;
+  }
+  const quarter = /^(\d{4})-Q([1-4])$/.exec(label);
+  return quarter ? `Q${quarter[2]} ${quarter[1]}` : label;
+}
+
+/** The first day of the calendar quarter holding `iso`. */
+export function quarterStart(iso: string): string {
+  const month = Number(iso.slice(5, 7));
+  return `${iso.slice(0, 4)}-${String(month - ((month - 1) % 3)).padStart(2, '0')}-01`;
+}
+
+/**
+ * The last day a "to date" range runs through: the end of the period holding the latest entry
+ * (the books as far as they are kept, which is what a bookkeeper catching up on last quarter
+ * wants, not months of empty columns up to today), else that entry's own date when no period
+ * covers it, else today when there are no entries.
+ */
+export function lastActivityEnd(latestEntryDate: string | null, periods: readonly { start_date: string; end_date: string }[], today: string): string {
+  if (latestEntryDate === null) return today;
+  const covering = periods.find((period) => period.start_date <= latestEntryDate && latestEntryDate <= period.end_date);
+  return covering?.end_date ?? latestEntryDate;
+}
+
+/** "Year to date" and "quarter to date" through `end`: from the first day of its year or quarter. */
+export function toDateRange(kind: 'year' | 'quarter', end: string): { start: string; end: string } {
+  return { start: kind === 'year' ? `${end.slice(0, 4)}-01-01` : quarterStart(end), end };
+}

@@ -65,7 +65,22 @@ export function defaultReportCurrency(
 }
 
 /**
- * The currency most accounts are in (the new-account form's default): counted over the chart,
+ * The new-account form's currency: the base currency (settings' `base_currency_id`, which the API
+ * answers as the retained earnings account's currency until one is chosen), else the retained
+ * earnings account's currency, else the one most accounts are in. A business's accounts are
+ * mostly in the currency it reports in; another currency is the exception the user picks.
+ */
+export function defaultAccountCurrency(
+  settingsRow: { base_currency_id?: string | null; retained_earnings_account_id: string | null } | undefined,
+  accountRows: readonly AccountView[] | undefined, currencyRows: readonly CurrencyView[] | undefined,
+): string | undefined {
+  const known = (currencyId: string | null | undefined) => (currencyId && currencyRows?.some((row) => row.id === currencyId) ? currencyId : undefined);
+  const retained = accountRows?.find((account) => account.id === settingsRow?.retained_earnings_account_id);
+  return known(settingsRow?.base_currency_id) ?? known(retained?.currency_id) ?? mostUsedCurrency(accountRows, currencyRows);
+}
+
+/**
+ * The currency most accounts are in (the new-account form's last resort): counted over the chart,
  * which every page has loaded anyway. On a tie, or with no accounts, the first currency listed.
  */
 export function mostUsedCurrency(accountRows: readonly AccountView[] | undefined, currencyRows: readonly CurrencyView[] | undefined): string | undefined {

@@ -1,5 +1,10 @@
-/** Short confirmations ("Entry posted") announced politely to screen readers. */
-import { useSyncExternalStore } from 'react';
+/**
+ * Short confirmations ("Entry posted") announced politely to screen readers, at the bottom right
+ * of the window, and never over a sticky action bar (the entry form's "Post" buttons): while one
+ * is in view, the toasts sit just above it, or below it when it is too near the top to leave room.
+ */
+import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
+import { toastOffset } from './toast-offset.js';
 
 interface Toast {
   id: number;
@@ -36,8 +41,31 @@ export function Toasts() {
     listeners.add(listener);
     return () => listeners.delete(listener);
   }, () => toasts);
+  const container = useRef<HTMLDivElement>(null);
+  const shown = items.length > 0;
+  useLayoutEffect(() => {
+    const element = container.current;
+    if (!shown || !element) return undefined;
+    const place = () => {
+      const bars = [...document.querySelectorAll('.form-actions--sticky')].map((bar) => bar.getBoundingClientRect())
+        .filter((rect) => rect.height > 0);
+      element.style.bottom = `${toastOffset(window.innerHeight, element.getBoundingClientRect().height, bars)}px`;
+    };
+    place();
+    window.addEventListener('scroll', place, { passive: true });
+    window.addEventListener('resize', place);
+    const observer = new ResizeObserver(place);
+    observer.observe(element);
+    for (const bar of document.querySelectorAll('.form-actions--sticky')) observer.observe(bar);
+    return () => {
+      window.removeEventListener('scroll', place);
+      window.removeEventListener('resize', place);
+      observer.disconnect();
+      element.style.removeProperty('bottom');
+    };
+  }, [shown, items]);
   return (
-    <div className="toasts no-print" aria-live="polite" aria-atomic="false">
+    <div ref={container} className="toasts no-print" aria-live="polite" aria-atomic="false">
       {items.map((item) => (
         <div key={item.id} className={`toast toast--${item.tone}`} data-testid="toast">
           <span>{item.message}</span>

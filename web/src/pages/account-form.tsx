@@ -6,7 +6,7 @@ import { ACCOUNT_TYPES } from '../api/types.js';
 import { CurrencySelect, TYPE_LABELS } from '../components/pickers.js';
 import { Button, Checkbox, Dialog, ErrorNotice, InputField, SelectField } from '../components/ui.js';
 import { fieldError, isFieldError } from '../lib/form-errors.js';
-import { accountLabel, mostUsedCurrency, useAccounts, useCurrencies } from '../lib/reference.js';
+import { accountLabel, defaultAccountCurrency, useAccounts, useCurrencies, useSettings } from '../lib/reference.js';
 import { toast } from '../lib/toast.js';
 import { invalidate } from '../lib/use-api.js';
 import { useSubmit } from '../lib/use-submit.js';
@@ -38,6 +38,7 @@ export function AccountDialog({ state, onClose, controlAccounts }:
 function CreateAccountForm({ onDone, parent, controlAccounts }: { onDone: () => void; parent?: AccountView; controlAccounts: AccountView[] }) {
   const currencies = useCurrencies();
   const accounts = useAccounts();
+  const settings = useSettings();
   const [isSub, setIsSub] = useState(parent !== undefined);
   const [parentId, setParentId] = useState(parent?.id ?? '');
   const [number, setNumber] = useState('');
@@ -50,14 +51,16 @@ function CreateAccountForm({ onDone, parent, controlAccounts }: { onDone: () => 
   const [xbrl, setXbrl] = useState('');
   const { busy, error, run } = useSubmit();
 
-  // The default is the currency most accounts use, once both lists are in; a choice made meanwhile stays.
+  // The default is the base currency (lib/reference.ts, defaultAccountCurrency), once the lists and
+  // the settings are in; a choice made meanwhile stays.
   useEffect(() => {
-    // (Should the chart fail to load, the first currency is the default.)
+    // (Should the chart or the settings fail to load, the default is chosen without them.)
     const chart = accounts.data ?? (accounts.error ? [] : undefined);
-    if (currencyId || !currencies.data || !chart) return;
-    const preferred = mostUsedCurrency(chart, currencies.data);
+    const settingsRow = settings.data ?? (settings.error ? null : undefined);
+    if (currencyId || !currencies.data || !chart || settingsRow === undefined) return;
+    const preferred = defaultAccountCurrency(settingsRow ?? undefined, chart, currencies.data);
     if (preferred) setCurrencyId(preferred);
-  }, [currencies.data, accounts.data, accounts.error, currencyId]);
+  }, [currencies.data, accounts.data, accounts.error, settings.data, settings.error, currencyId]);
 
   const chosenParent = controlAccounts.find((account) => account.id === parentId);
 

@@ -1,5 +1,5 @@
 /** Journal entries with a search box and filters (period, dates, account), all in the URL, and cursor paging. */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { journalEntries } from '../api/endpoints.js';
 import type { EntryListFilter, EntryView, Page } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
@@ -13,18 +13,29 @@ import { useApi } from '../lib/use-api.js';
 
 const PAGE_SIZE = 50;
 
+/** How long typing pauses before the list follows it. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
 /**
  * Words to find in descriptions, references and line descriptions (docs/api.md, "Finding
- * entries"). The query goes into the URL on Enter, so a search can be bookmarked, shared and
- * undone with Back; what is typed before that stays in the box only.
+ * entries"). The list follows what is typed once typing pauses for a moment (the address is
+ * replaced, so Back does not step through every letter); Enter or the Search button applies it at
+ * once and adds it to the history. Either way the query is in the URL, so a search can be
+ * bookmarked and shared.
  */
-function SearchBox({ value, onSearch }: { value: string; onSearch: (value: string) => void }) {
+function SearchBox({ value, onSearch }: { value: string; onSearch: (value: string, options: { replace: boolean }) => void }) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text.trim() === value.trim()) return undefined;
+    const timer = setTimeout(() => onSearch(text, { replace: true }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, value, onSearch]);
   return (
-    <form className="field--grow" onSubmit={(event) => { event.preventDefault(); onSearch(text); }}>
+    <form className="field--grow search-box" onSubmit={(event) => { event.preventDefault(); onSearch(text, { replace: false }); }}>
       <InputField label="Search" type="search" value={text} placeholder="Words or reference, e.g. office rent"
         maxLength={200} onChange={(event) => setText(event.target.value)} data-testid="journal-search" />
+      <Button type="submit" data-testid="journal-search-submit">Search</Button>
     </form>
   );
 }
@@ -58,6 +69,15 @@ export function JournalPage() {
     period: filter.period_id, start: filter.start_date, end: filter.end_date, account: filter.account_id, q: filter.q,
     sort: filter.sort === 'asc' ? 'asc' : undefined, ...changes,
   }, options);
+  // Stable, so that the search box's pause timer is not restarted by every render of the page.
+  const currentSearch = search.toString();
+  const onSearch = useCallback((value: string, options: { replace: boolean }) => {
+    const params = new URLSearchParams(currentSearch);
+    const query = value.trim();
+    if (query) params.set('q', query);
+    else params.delete('q');
+    setSearchParams(Object.fromEntries(params), options);
+  }, [currentSearch]);
   const filtered = Boolean(filter.period_id || filter.start_date || filter.end_date || filter.account_id || filter.q);
   const currentPeriod = periodCovering(periods.data);
 
@@ -80,7 +100,7 @@ export function JournalPage() {
       <PageHeader title="Journal entries" subtitle={filter.sort === 'asc' ? 'Oldest first, in posting order within a day.' : 'Newest first, latest posting first within a day.'}
         actions={can('journals:create') ? <ButtonLink to="/journal/new" variant="primary" data-testid="entry-new">New entry</ButtonLink> : undefined} />
       <div className="filters no-print" role="search" aria-label="Filter entries">
-        <SearchBox value={filter.q ?? ''} onSearch={(value) => update({ q: value.trim() }, { replace: false })} />
+        <SearchBox value={filter.q ?? ''} onSearch={onSearch} />
         <PeriodSelect label="Period" periods={periods.data} value={filter.period_id ?? ''} onChange={(value) => update({ period: value })}
           emptyLabel="All periods" data-testid="journal-filter-period" />
         <InputField label="From" type="date" value={filter.start_date ?? ''} onChange={(event) => update({ start: event.target.value })}

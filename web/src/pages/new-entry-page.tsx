@@ -6,21 +6,27 @@
  * reports for a field (`lines[1].credit_amount`) are shown beside that field.
  *
  * "Post entry" shows the posted entry; "Post and new" stays here with an empty form for the
- * next one (the date kept). `?copy=<entry id>` starts from a copy of a standard entry: its
- * description and lines, no reference, today's date; nothing is posted until the user posts it.
+ * next one (the date kept); Ctrl+Enter (Cmd+Enter on a Mac) is "Post entry" from anywhere in the
+ * form. `?copy=<entry id>` starts from a copy of a standard entry: its description and lines, no
+ * reference, a date in an open period (lib/copy-date.ts); nothing is posted until the user posts it.
+ *
+ * The action bar sticks to the bottom of the window, and the totals stick just above it, so that
+ * neither the buttons nor the difference ever scroll out of sight or under one another.
  */
-import { type FormEvent, type ReactNode, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../api/client.js';
 import { journalEntries } from '../api/endpoints.js';
 import type { AccountView, CreateEntryInput, CurrencyView, EntryView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { AccountPicker } from '../components/pickers.js';
 import { Button, Card, describeCode, ErrorNotice, InputField, Loading, Notice, PageHeader } from '../components/ui.js';
+import { copyDate, type CopyDateReason } from '../lib/copy-date.js';
 import { formatDate, todayIso } from '../lib/dates.js';
 import { randomId } from '../lib/ids.js';
 import { absolute, formatAmountInput, parseAmountInput } from '../lib/money.js';
 import { isPostingAccount, periodCovering, useAccounts, useCurrencies, usePeriods } from '../lib/reference.js';
 import { Link, navigate, useSearchParams } from '../lib/router.js';
+import { useStickyBarHeight } from '../lib/sticky-bar.js';
 import { toast } from '../lib/toast.js';
 import { invalidate, useApi } from '../lib/use-api.js';
 
@@ -63,12 +69,12 @@ function emptyDraft(date: string, accountId = ''): Draft {
 /**
  * A copy of `entry` to post again: description, accounts, amounts (written in the browser's
  * number format), sides and line descriptions. The reference is left out, since references are
- * usually unique invoice numbers, and the date is today's.
+ * usually unique invoice numbers, and the date is `date` (chosen by `copyDate`).
  */
-function draftFromEntry(entry: EntryView, scale: number): Draft {
+function draftFromEntry(entry: EntryView, scale: number, date: string): Draft {
   const amount = (minor: string) => (minor === '0' ? '' : formatAmountInput(BigInt(minor), scale));
   return {
-    date: todayIso(),
+    date,
     description: entry.description,
     lines: entry.lines.map((line) => newLine({
       accountId: line.account_id, debit: amount(line.debit_amount), credit: amount(line.credit_amount), description: line.description ?? '',
@@ -123,10 +129,16 @@ export function NewEntryPage() {
 function CopiedEntryForm({ entryId, onPostedAndNew }: { entryId: string; onPostedAndNew: (entry: EntryView, date: string) => void }) {
   const source = useApi(`entry:${entryId}`, () => journalEntries.get(entryId));
   const currencies = useCurrencies();
+  const periods = usePeriods();
   // The copy is taken once: refetches after a post must not overwrite what the user has typed.
-  const [draft, setDraft] = useState<Draft | null>(null);
+  const [draft, setDraft] = useState<(Draft & { dateReason: CopyDateReason }) | null>(null);
   const currency = currencies.data?.find((row) => row.id === source.data?.currency_id);
-  if (draft === null && source.data && currency && canCopyEntry(source.data)) setDraft(draftFromEntry(source.data, currency.asset_scale));
+  // The date needs the periods; should they fail to load, today (the form then says no period is known).
+  const periodRows = periods.data ?? (periods.error ? [] : undefined);
+  if (draft === null && source.data && currency && periodRows && canCopyEntry(source.data)) {
+    const dated = copyDate(source.data.entry_date, periodRows, todayIso());
+    setDraft({ ...draftFromEntry(source.data, currency.asset_scale, dated.date), dateReason: dated.reason });
+  }
 
   const fallback = (notice: ReactNode) => (
     <>
@@ -139,7 +151,7 @@ function CopiedEntryForm({ entryId, onPostedAndNew }: { entryId: string; onPoste
     const copied = (
       <Notice tone="info" data-testid="entry-copied-from">
         A copy of <Link to={`/journal/${source.data.id}`}>“{source.data.description}”</Link> of {formatDate(source.data.entry_date)},
-        dated today and without its reference. Nothing is posted until you post it.
+        {' '}<span data-testid="entry-copied-date">{COPY_DATE_TEXT[draft.dateReason]}</span>, without its reference. Nothing is posted until you post it.
       </Notice>
     );
     return <EntryForm initial={draft} confirmation={copied} onPostedAndNew={onPostedAndNew} />;
@@ -153,6 +165,14 @@ function CopiedEntryForm({ entryId, onPostedAndNew }: { entryId: string; onPoste
   }
   return <Loading />;
 }
+
+/** Why the copy has its date (lib/copy-date.ts), in the words of the notice above the form. */
+const COPY_DATE_TEXT: Record<CopyDateReason, string> = {
+  today: 'dated today',
+  original: 'on its own date, since no open period covers today',
+  'earliest-open': 'dated the first day of the earliest open period, since its own period is closed and no open period covers today',
+  'no-open-period': 'dated today, though no period is open',
+};
 
 interface EntryFormProps {
   initial: Draft;
@@ -176,6 +196,8 @@ function EntryForm({ initial, confirmation, focusFirstField = false, onPostedAnd
   const [sentKeys, setSentKeys] = useState<number[]>([]);
   const [busy, setBusy] = useState(false);
   const idempotency = useRef<{ body: string; key: string } | null>(null);
+  const actionBar = useRef<HTMLDivElement>(null);
+  useStickyBarHeight(actionBar);
 
   const accountById = useMemo(() => new Map((accounts.data ?? []).map((account) => [account.id, account])), [accounts.data]);
   // The first line with an account sets the entry's currency; the other lines offer only its accounts.
@@ -306,12 +328,19 @@ function EntryForm({ initial, confirmation, focusFirstField = false, onPostedAnd
     }
   };
 
+  /** Ctrl+Enter or Cmd+Enter posts, like "Post entry", unless a field used the key (an open account list takes the account). */
+  const postOnShortcut = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.defaultPrevented) return;
+    event.preventDefault();
+    void submit(undefined, 'show');
+  };
+
   return (
     <>
       <nav className="breadcrumbs" aria-label="Breadcrumb"><Link to="/journal">Journal entries</Link></nav>
       <PageHeader title={PAGE_TITLE} subtitle={`Amounts in major units, e.g. ${formatAmountInput(123456n, 2)}. Debits must equal credits.`} />
       {confirmation}
-      <form className="form" onSubmit={(event) => void submit(event, 'show')} data-testid="entry-form" noValidate>
+      <form className="form" onSubmit={(event) => void submit(event, 'show')} onKeyDown={postOnShortcut} data-testid="entry-form" noValidate>
         <Card>
           <div className="form-row form-row--entry">
             <InputField label="Date" type="date" required value={date} onChange={(event) => { setDate(event.target.value); clearErrorFor('entry_date'); }}
@@ -391,12 +420,13 @@ function EntryForm({ initial, confirmation, focusFirstField = false, onPostedAnd
         {error && errorShownInline && isApiError(error) ? (
           <Notice tone="warning" title={describeCode(error.code)} data-testid="entry-error-summary">The entry was not posted; see the highlighted field.</Notice>
         ) : null}
-        <div className="form-actions form-actions--sticky">
+        <div className="form-actions form-actions--sticky" ref={actionBar}>
           {problems.length > 0 ? <p className="muted form-actions__reason" data-testid="entry-blocker">{problems[0]}</p> : null}
           <Button onClick={() => navigate('/journal')}>Cancel</Button>
           <Button disabled={!canSubmit} busy={busy} onClick={() => void submit(undefined, 'new')} data-testid="entry-submit-new"
             title="Post this entry and start the next one on the same date">Post and new</Button>
-          <Button type="submit" variant="primary" disabled={!canSubmit} busy={busy} data-testid="entry-submit">Post entry</Button>
+          <Button type="submit" variant="primary" disabled={!canSubmit} busy={busy} data-testid="entry-submit"
+            title="Post this entry (Ctrl+Enter, or Cmd+Enter on a Mac)" aria-keyshortcuts="Control+Enter Meta+Enter">Post entry</Button>
         </div>
       </form>
     </>

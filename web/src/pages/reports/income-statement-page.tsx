@@ -2,13 +2,13 @@
  * Income statement of a period, any date range or all time, in one currency (closing entries
  * excluded), optionally with month or quarter columns side by side.
  */
-import { useId } from 'react';
-import { reports } from '../../api/endpoints.js';
+import { useId, useState } from 'react';
+import { journalEntries, reports } from '../../api/endpoints.js';
 import type { IncomeStatementView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect } from '../../components/pickers.js';
 import { Button, EmptyState, ErrorNotice, InputField, Loading, Money, SelectField } from '../../components/ui.js';
 import { csvFileName, downloadCsv, reportCoverage } from '../../lib/csv.js';
-import { formatDate, todayIso } from '../../lib/dates.js';
+import { columnLabel, formatDate, lastActivityEnd, todayIso, toDateRange } from '../../lib/dates.js';
 import { groupDigits } from '../../lib/money.js';
 import { accountLabel, useAccountMap, usePeriods } from '../../lib/reference.js';
 import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
@@ -19,12 +19,6 @@ import { useReportCurrency } from './use-report-currency.js';
 
 type Row = IncomeStatementView['revenue'][number];
 type Columns = 'month' | 'quarter';
-
-/** The first day of the calendar quarter holding `iso`. */
-function quarterStart(iso: string): string {
-  const month = Number(iso.slice(5, 7));
-  return `${iso.slice(0, 4)}-${String(month - ((month - 1) % 3)).padStart(2, '0')}-01`;
-}
 
 function rangeText(start: string, end: string): string {
   if (start && end) return `${formatDate(start)} – ${formatDate(end)}`;
@@ -54,6 +48,22 @@ export function IncomeStatementPage() {
     period: periodId, start: startDate, end: endDate, columns, currency: search.get('currency') ?? '', ...changes,
   });
   const today = todayIso();
+  const [presetBusy, setPresetBusy] = useState(false);
+  /**
+   * "Year to date" and "Quarter to date" run through the end of the last period holding entries
+   * (lib/dates.ts, lastActivityEnd), asked for when the button is pressed; should that question
+   * fail, through today.
+   */
+  const toDate = async (kind: 'year' | 'quarter') => {
+    setPresetBusy(true);
+    try {
+      const latest = await journalEntries.list({ sort: 'desc', limit: 1 }).then((page) => page.data[0]?.entry_date ?? null, () => null);
+      const range = toDateRange(kind, lastActivityEnd(latest, periods.data ?? [], today));
+      update({ period: '', start: range.start, end: range.end });
+    } finally {
+      setPresetBusy(false);
+    }
+  };
 
   // Only a currency chosen in the URL goes into the name: the default one is the ledger's usual.
   const fileName = (data: IncomeStatementView) => csvFileName(data.company_name, [
@@ -85,10 +95,12 @@ export function IncomeStatementPage() {
         <CurrencySelect label="Currency" currencies={currencies} value={currencyId ?? ''} onChange={(value) => update({ currency: value })}
           data-testid="report-currency" />
         <div className="filters__presets">
-          <Button onClick={() => update({ period: '', start: `${today.slice(0, 4)}-01-01`, end: today })} data-testid="report-year-to-date">
+          <Button onClick={() => void toDate('year')} busy={presetBusy} data-testid="report-year-to-date"
+            title="From January 1 through the end of the last period with entries">
             Year to date
           </Button>
-          <Button onClick={() => update({ period: '', start: quarterStart(today), end: today })} data-testid="report-quarter-to-date">
+          <Button onClick={() => void toDate('quarter')} busy={presetBusy} data-testid="report-quarter-to-date"
+            title="From the quarter's first day through the end of the last period with entries">
             Quarter to date
           </Button>
         </div>
@@ -207,8 +219,8 @@ function IncomeColumnsTable({ data }: { data: IncomeStatementView }) {
             <tr>
               <th scope="col">Account</th>
               {columns.map((column) => (
-                <th key={column.label} scope="col" className="num" data-testid="income-column-header"
-                  title={`${column.start_date} – ${column.end_date}`}>{column.label}</th>
+                <th key={column.label} scope="col" className="num col-period" data-testid="income-column-header"
+                  title={`${formatDate(column.start_date)} – ${formatDate(column.end_date)}`}>{columnLabel(column.label)}</th>
               ))}
               <th scope="col" className="num">Total</th>
             </tr>

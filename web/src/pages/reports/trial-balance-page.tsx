@@ -1,11 +1,17 @@
 /**
  * Trial balance: balances (all time or as of a date) or the movement of a period or date range, all
  * currencies or one, with the net of each account in a debit-balance or a credit-balance column.
+ *
+ * By default it shows what a trial balance is read for, the account and its debit or credit
+ * balance, which fits a 1280 px window and a Letter or A4 page with amounts in the billions. "All
+ * columns" (`?columns=all`, so a printed or bookmarked report keeps it) adds the account type and
+ * the debit and credit totals. The signed net balance is not a column of its own: it is the debit
+ * or the credit balance, and printing it again put each figure on the page twice (it stays in the CSV).
  */
 import { reports } from '../../api/endpoints.js';
 import type { TrialBalanceView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect, TYPE_LABELS } from '../../components/pickers.js';
-import { Badge, EmptyState, ErrorNotice, InputField, Loading, Money } from '../../components/ui.js';
+import { Badge, Checkbox, EmptyState, ErrorNotice, InputField, Loading, Money } from '../../components/ui.js';
 import { csvFileName, downloadCsv, reportCoverage } from '../../lib/csv.js';
 import { todayIso } from '../../lib/dates.js';
 import { groupDigits } from '../../lib/money.js';
@@ -21,6 +27,7 @@ export function TrialBalancePage() {
   const asOfDate = search.get('as_of') ?? '';
   const startDate = search.get('start') ?? '';
   const endDate = search.get('end') ?? '';
+  const allColumns = search.get('columns') === 'all';
   const periods = usePeriods();
   const currencies = useCurrencies();
   const currencyMap = useCurrencyMap();
@@ -33,7 +40,7 @@ export function TrialBalancePage() {
   const scope = `${report.data?.label ?? (period ? period.name : 'All time')} · ${currency ? currency.code : 'all currencies'}`;
   // As of a date means balances; a period or a from/to range means movement: choosing one clears the other.
   const update = (changes: Record<string, string>) => setSearchParams({
-    period: periodId, as_of: asOfDate, start: startDate, end: endDate, currency: currencyId, ...changes,
+    period: periodId, as_of: asOfDate, start: startDate, end: endDate, currency: currencyId, columns: allColumns ? 'all' : '', ...changes,
   });
 
   const exportCsv = (data: TrialBalanceView) => downloadCsv(csvFileName(data.company_name, ['trial-balance', reportCoverage(data, todayIso()), currency?.code]),
@@ -60,6 +67,10 @@ export function TrialBalancePage() {
           onChange={(event) => update({ end: event.target.value, period: '', as_of: '' })} />
         <CurrencySelect label="Currency" currencies={currencies.data} value={currencyId} emptyLabel="All currencies"
           onChange={(value) => update({ currency: value })} data-testid="report-currency" />
+        <div className="filters__toggle">
+          <Checkbox label="All columns" hint="Type, debits and credits" checked={allColumns}
+            onChange={(event) => update({ columns: event.target.checked ? 'all' : '' })} data-testid="trial-balance-all-columns" />
+        </div>
       </>}>
       {report.error ? <ErrorNotice error={report.error} onRetry={report.reload} /> : null}
       {report.loading && !report.data ? <Loading /> : null}
@@ -85,10 +96,11 @@ export function TrialBalancePage() {
                     <thead>
                       <tr>
                         <th scope="col">Account</th>
-                        <th scope="col" className="hide-narrow">Type</th>
-                        <th scope="col" className="num">Debits</th>
-                        <th scope="col" className="num">Credits</th>
-                        <th scope="col" className="num">Balance</th>
+                        {allColumns ? <>
+                          <th scope="col" className="hide-narrow">Type</th>
+                          <th scope="col" className="num">Debits</th>
+                          <th scope="col" className="num">Credits</th>
+                        </> : null}
                         <th scope="col" className="num">Debit balance</th>
                         <th scope="col" className="num">Credit balance</th>
                       </tr>
@@ -100,10 +112,11 @@ export function TrialBalancePage() {
                               <span className="mono muted">{row.account_number} </span>
                               <Link to={`/accounts/${row.account_id}`}>{row.account_name}</Link>
                             </th>
-                            <td className="hide-narrow muted nowrap">{TYPE_LABELS[row.account_type as keyof typeof TYPE_LABELS] ?? row.account_type}</td>
-                            <td className="num"><Money display={groupDigits(row.display_debit_total)} /></td>
-                            <td className="num"><Money display={groupDigits(row.display_credit_total)} /></td>
-                            <td className="num"><Money value={row.net_balance} display={groupDigits(row.display_net_balance)} /></td>
+                            {allColumns ? <>
+                              <td className="hide-narrow muted nowrap">{TYPE_LABELS[row.account_type as keyof typeof TYPE_LABELS] ?? row.account_type}</td>
+                              <td className="num"><Money display={groupDigits(row.display_debit_total)} /></td>
+                              <td className="num"><Money display={groupDigits(row.display_credit_total)} /></td>
+                            </> : null}
                             <td className="num">{row.debit_balance === '0' ? '' : <Money display={groupDigits(row.display_debit_balance)} />}</td>
                             <td className="num">{row.credit_balance === '0' ? '' : <Money display={groupDigits(row.display_credit_balance)} />}</td>
                           </tr>
@@ -112,10 +125,11 @@ export function TrialBalancePage() {
                     <tfoot>
                       <tr className="row--total">
                         <th scope="row">Total {code}</th>
-                        <td className="hide-narrow" />
-                        <td className="num" data-testid="trial-balance-total-debit"><Money display={groupDigits(total.display_debit_total)} /></td>
-                        <td className="num" data-testid="trial-balance-total-credit"><Money display={groupDigits(total.display_credit_total)} /></td>
-                        <td className="num" />
+                        {allColumns ? <>
+                          <td className="hide-narrow" />
+                          <td className="num" data-testid="trial-balance-total-debit"><Money display={groupDigits(total.display_debit_total)} /></td>
+                          <td className="num" data-testid="trial-balance-total-credit"><Money display={groupDigits(total.display_credit_total)} /></td>
+                        </> : null}
                         <td className="num" data-testid="trial-balance-total-debit-balance"><Money display={groupDigits(total.display_debit_balance)} /></td>
                         <td className="num" data-testid="trial-balance-total-credit-balance"><Money display={groupDigits(total.display_credit_balance)} /></td>
                       </tr>
