@@ -33,7 +33,7 @@ describe('translated reports: the review quarter in USD', () => {
   beforeAll(async () => {
     api = await startApi();
     books = await seedReviewQuarter(api);
-  });
+  }, 120_000);
   afterAll(async () => { await api.close(); });
 
   const get = async (path: string) => dataOf(await api.request('GET', path));

@@ -64,7 +64,7 @@ describe('translated reports against hledger\'s valuation', () => {
     const run = ledger(['export', '--format', 'hledger', '--out', file], { db: api.location });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-  });
+  }, 120_000);
   afterAll(async () => {
     await api.close();
     rmSync(folder, { recursive: true, force: true });
