@@ -61,7 +61,9 @@ export const hledgerFormat: ExportFormat = {
     const lines = [...(companyName === null ? [] : [`; ${companyName}`]),
       '; Exported by ledger. Amounts are exact; debits positive, credits negative.', ''];
     for (const currency of currencies.values()) {
-      lines.push(`commodity ${formatAmount(1000n * 10n ** BigInt(currency.asset_scale), currency.asset_scale)} ${hledgerCommodity(currency.code)}`);
+      // hledger wants a decimal mark in a commodity directive: a currency without decimals (JPY) is `1000.`.
+      const sample = formatAmount(1000n * 10n ** BigInt(currency.asset_scale), currency.asset_scale);
+      lines.push(`commodity ${currency.asset_scale === 0 ? `${sample}.` : sample} ${hledgerCommodity(currency.code)}`);
     }
     return `${lines.join('\n')}\n\n`;
   },
