@@ -16,6 +16,7 @@ import { registerExportCommand } from './commands/export.js';
 import { registerJournalEntryCommands } from './commands/journal-entries.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerPeriodCommands } from './commands/periods.js';
+import { registerRateCommands } from './commands/rates.js';
 import { registerReconcileCommands } from './commands/reconcile.js';
 import { registerReportCommands } from './commands/reports.js';
 import { registerServeCommands } from './commands/serve.js';
@@ -46,6 +47,7 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   else program.showHelpAfterError();
   registerServeCommands(program);
   registerCurrencyCommands(program);
+  registerRateCommands(program);
   registerAccountCommands(program);
   registerJournalEntryCommands(program);
   registerPeriodCommands(program);

@@ -10,6 +10,7 @@ import { Id, IdParams, NonEmpty, PageQuery } from '../schemas/common.js';
 import { DryRunQuery } from '../schemas/dry-run.js';
 import { BatchBody, CreateEntryBody, EntryListQuery, LineInput, ReverseBody } from '../schemas/journal-entry.js';
 import { CloseQuery } from '../schemas/period.js';
+import { ExchangeRateListQuery, SetExchangeRateBody } from '../schemas/exchange-rate.js';
 import { AgedBalancesQuery, BalanceSheetQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalanceQuery } from '../schemas/report.js';
 import {
   AcceptBankLinesBody, BankLineListQuery, BankRuleListQuery, BankStatementListQuery, ClearLinesBody, ExcludeBankLineBody, MatchBankLineBody,
@@ -148,6 +149,20 @@ export const ReconciliationArguments = Type.Object({ id: IdOf('reconciliation') 
 
 export const ClearReconciliationLinesArguments = Type.Object({ id: IdOf('reconciliation'), ...ClearLinesBody.properties }, closed);
 export const NoArguments = Type.Object({}, closed);
+
+const CurrencyCode = Type.Optional(NonEmpty('The currency\'s code, e.g. "EUR"; instead of currency_id', 32));
+
+/** SetExchangeRateBody, the currency by currency_id or by currency_code (exactly one). */
+export const SetExchangeRateArguments = Type.Object({
+  ...SetExchangeRateBody.properties,
+  currency_id: Type.Optional(SetExchangeRateBody.properties.currency_id),
+  currency_code: CurrencyCode,
+}, closed);
+
+export const ListExchangeRatesArguments = Type.Object({
+  ...ExchangeRateListQuery.properties,
+  currency_code: CurrencyCode,
+}, closed);
 
 export {
   AgedBalancesQuery, BalanceSheetQuery, EntryListQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalanceQuery,

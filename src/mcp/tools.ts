@@ -14,8 +14,8 @@ import { dryRunText, entryLine, pageText } from './summaries.js';
 import { type ToolContext, readerOf, writerOf } from './tool-context.js';
 import {
   AgedBalancesQuery, BalanceSheetQuery, ClosePeriodArguments, EntryListQuery, GeneralLedgerQuery, GetAccountArguments, GetByIdArguments,
-  IncomeStatementQuery, ListAccountsArguments, NoArguments, PageArguments, PostEntriesArguments, PostEntryArguments,
-  ReverseArguments, TrialBalanceQuery,
+  IncomeStatementQuery, ListAccountsArguments, ListExchangeRatesArguments, NoArguments, PageArguments, PostEntriesArguments, PostEntryArguments,
+  ReverseArguments, SetExchangeRateArguments, TrialBalanceQuery,
 } from './tool-inputs.js';
 import { AMOUNTS, type LedgerTool, tool } from './ledger-tool.js';
 
@@ -233,8 +233,55 @@ export const TOOLS: readonly LedgerTool[] = [
         : [`${result.problems.length} problems:`, ...result.problems.map((p) => `${p.check}: ${p.message}`)].join('\n') };
     },
   }),
+  tool({
+    name: 'set_exchange_rate', title: 'Set an exchange rate', writes: true, permission: 'rates:write', input: SetExchangeRateArguments,
+    description: 'Set the rate of a currency from a day on (needs rates:write): rate is the value of one major unit of the currency '
+      + 'in the base currency, a decimal string with at most 12 decimal places (never a JSON number), kept exactly. A second rate for '
+      + 'the same currency and day replaces the first (replaced: true). The base currency itself has no rate. Name the currency by '
+      + 'currency_id or currency_code. Example: {"currency_code": "EUR", "rate_date": "2026-01-15", "rate": "1.0842"}.',
+    async run(context, { currency_code, ...input }) {
+      const actor = await writerOf(context);
+      const currencyId = await currencyIdOf(context, input.currency_id, currency_code, true);
+      const set = await context.service.setExchangeRate(actor, { ...input, currency_id: currencyId! });
+      return { body: { data: set.rate },
+        text: `${set.replaced ? 'Replaced' : 'Set'} the rate of ${set.rate.currency_code} from ${set.rate.rate_date}: ${set.rate.rate} (id ${set.rate.id})` };
+    },
+  }),
+  tool({
+    name: 'list_exchange_rates', title: 'List exchange rates', writes: false, input: ListExchangeRatesArguments,
+    description: 'List exchange rates by date, then currency: the value of one major unit of each currency in the base currency from '
+      + 'rate_date on (the rate for a day is the latest on or before it). Filters currency_id or currency_code, start_date, end_date; '
+      + 'paged by limit and cursor. Example: {"currency_code": "EUR", "start_date": "2026-01-01"}.',
+    async run(context, { currency_code, ...input }) {
+      const currencyId = await currencyIdOf(context, input.currency_id, currency_code, false);
+      const page = await context.service.listExchangeRates({ ...input, currency_id: currencyId });
+      return { body: { ...page }, text: pageText('exchange rates', page.data.length, page.has_more,
+        page.data.map((rate) => `${rate.rate_date} ${rate.currency_code} ${rate.rate}`)) };
+    },
+  }),
   ...BANK_TOOLS,
 ];
+
+/** The currency named by id or by code (exactly one when `required`, at most one otherwise). */
+async function currencyIdOf(context: ToolContext, id: string | undefined, code: string | undefined, required: boolean): Promise<string | undefined> {
+  if (id !== undefined && code !== undefined) throw validationError('Give currency_id or currency_code, not both', 'currency_code');
+  if (code === undefined) {
+    if (id === undefined && required) throw validationError('currency_id or currency_code is required', 'currency_id', 'Name the currency, e.g. "currency_code": "EUR"');
+    return id;
+  }
+  const currencies = [];
+  let cursor: string | undefined;
+  do {
+    const page = await context.service.listCurrencies({ limit: 200, cursor });
+    currencies.push(...page.data);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  const found = currencies.find((currency) => currency.code.toLowerCase() === code.toLowerCase());
+  if (found === undefined) {
+    throw validationError(`Currency ${code} does not exist`, 'currency_code', 'Call list_currencies for the ledger\'s currencies');
+  }
+  return found.id;
+}
 
 async function accountIdOf(context: ToolContext, args: Static<typeof GetAccountArguments>): Promise<string> {
   if (args.id !== undefined) return args.id;

@@ -35,6 +35,7 @@ export interface CopySummary {
   bank_lines: number;
   bank_rules: number;
   reconciliations: number;
+  exchange_rates: number;
 }
 
 /** Called after each page of entries written to the target, with the count so far and the whole. */
@@ -60,9 +61,10 @@ export async function copyLedger(source: LedgerStore, target: LedgerStore, onPro
     const apiKeys = await copyApiKeys(reads, tx);
     const settings = await copySettings(reads, tx);
     const banking = await copyBanking(reads, tx);
+    const exchangeRates = await copyExchangeRates(reads, tx);
     const auditRecords = await copyAuditLog(reads, tx);
     return { currencies, accounts, periods: periods.count, entries, lines, users, api_keys: apiKeys, settings, audit_records: auditRecords,
-      ...banking };
+      ...banking, exchange_rates: exchangeRates };
   }));
 }
 
@@ -207,6 +209,16 @@ async function copyApiKeys(reads: LedgerReads, tx: LedgerTx): Promise<number> {
   const keys = await reads.allApiKeys();
   for (const key of keys) await tx.insertApiKey(key);
   return keys.length;
+}
+
+/** Each rate keeps its id and its created_at and updated_at. */
+async function copyExchangeRates(reads: LedgerReads, tx: LedgerTx): Promise<number> {
+  let count = 0;
+  for await (const rates of pages((page) => reads.listExchangeRates({}, page))) {
+    for (const rate of rates) await tx.upsertExchangeRate(rate);
+    count += rates.length;
+  }
+  return count;
 }
 
 /** Oldest first, as the records were written. */

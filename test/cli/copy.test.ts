@@ -83,6 +83,12 @@ async function seedRichBooks(db: string) {
     await service.updateUser(null, bob.id, { is_active: false });
     const poster = await service.createServiceAccount(null, { name: 'poster', permissions: { 'journals:create': true } });
     const banking = await seedBanking(service, admin, books);
+    // Exchange rates into the base currency (USD, the retained earnings account's), one of them replaced.
+    await service.setExchangeRates(admin, [
+      { currency_id: eur.id, rate_date: '2026-01-02', rate: '1.0842' }, { currency_id: eur.id, rate_date: '2026-04-06', rate: '1.1' },
+      { currency_id: eth.id, rate_date: '2026-01-03', rate: '3312.123456789012' },
+    ]);
+    await service.setExchangeRate(admin, { currency_id: eur.id, rate_date: '2026-04-06', rate: '1.0991' });
     return {
       banking,
       ...books, eur, eth, bankEur, capitalEur, salesEur, wallet, capitalEth, payables, supplier, unused, q1, q2, q3,
@@ -129,7 +135,7 @@ async function everyView(db: string, books: Books): Promise<Record<string, unkno
     books.capitalEur, books.salesEur, books.wallet, books.capitalEth, books.payables, books.supplier, books.unused];
   const commands: string[][] = [
     ['currencies', 'list'], ['accounts', 'list'], ['periods', 'list'], ['journal-entries', 'list'],
-    ['users', 'list'], ['settings', 'get'], ['audit-log'],
+    ['users', 'list'], ['settings', 'get'], ['audit-log'], ['rates', 'list'],
     ...accounts.map((account) => ['accounts', 'get', account.id]),
     ...periods.map((period) => ['periods', 'get', period]),
     ...periods.map((period) => ['journal-entries', 'list', '--period', period]),
@@ -213,6 +219,7 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
         'Bank lines:      4',
         'Bank rules:      1',
         'Reconciliations: 2',
+        'Exchange rates:  3',
         'Refresh tokens are not copied: users of the web UI log in again.',
         '',
       ].join('\n'),
@@ -270,7 +277,7 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
       data: {
         from: source, to,
         currencies: 3, accounts: 14, periods: 3, entries: 17, lines: 35, users: 4, api_keys: 2, settings: 3, audit_records: auditRecords,
-        bank_statements: 1, bank_lines: 4, bank_rules: 1, reconciliations: 2,
+        bank_statements: 1, bank_lines: 4, bank_rules: 1, reconciliations: 2, exchange_rates: 3,
       },
     });
   });
@@ -376,7 +383,7 @@ describe.runIf(testBackend() === 'postgres')('ledger copy from SQLite to Postgre
       data: {
         from: source, to: shownUrl,
         currencies: 3, accounts: 14, periods: 3, entries: 17, lines: 35, users: 4, api_keys: 2, settings: 3,
-        audit_records: auditRecordCount(source), bank_statements: 1, bank_lines: 4, bank_rules: 1, reconciliations: 2,
+        audit_records: auditRecordCount(source), bank_statements: 1, bank_lines: 4, bank_rules: 1, reconciliations: 2, exchange_rates: 3,
       },
     });
   });

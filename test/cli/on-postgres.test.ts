@@ -106,6 +106,31 @@ describe('ledger on PostgreSQL', () => {
     // Some twenty CLI processes, each connecting to PostgreSQL: about 10 s alone, more on a busy machine.
   }, 90_000);
 
+  it('sets, imports, lists and exports exchange rates, a bad file importing nothing', async () => {
+    const books = await createTestDatabase();
+    try {
+      const db = books.url;
+      ledgerJson(['init'], { db });
+      for (const code of ['USD', 'EUR', 'GBP']) ledgerJson(['currencies', 'create-fiat', code], { db });
+      ledgerJson(['settings', 'set', 'base-currency', 'USD'], { db });
+      const apiKey = ledgerJson(['users', 'create-service-account', '--name', 'treasurer', '--permissions', '{"rates:write":true}'], { db }).data.api_key as string;
+      expect(ledgerJson(['rates', 'set', 'EUR', '2026-01-15', '1.0842'], { db, apiKey }).data).toMatchObject({ currency_code: 'EUR', rate: '1.0842' });
+      const good = join(folder.dir, 'rates.csv');
+      writeFileSync(good, 'currency,date,rate\nEUR,2026-01-15,1.09\nGBP,2026-01-15,1.27\n');
+      expect(ledgerJson(['rates', 'import', good], { db, apiKey }).data).toEqual({ count: 2, created: 1, replaced: 1 });
+      const bad = join(folder.dir, 'bad-rates.csv');
+      writeFileSync(bad, 'currency,date,rate\nEUR,2026-02-01,1.1\nGBP,2026-02-01,-1\n');
+      const refused = ledger(['rates', 'import', bad], { db, apiKey });
+      expect([refused.status, refused.stderr]).toEqual([1, expect.stringMatching(/line 3: rate must be a positive decimal/)]);
+      const listed = ledgerJson(['rates', 'list'], { db }).data.map((rate: { currency_code: string; rate: string }) => `${rate.currency_code} ${rate.rate}`);
+      expect(listed).toEqual(['EUR 1.09', 'GBP 1.27']);
+      const exported = ledger(['export', '--format', 'hledger'], { db }).stdout;
+      expect(exported.split('\n').filter((line) => line.startsWith('P '))).toEqual(['P 2026-01-15 EUR 1.09 USD', 'P 2026-01-15 GBP 1.27 USD']);
+    } finally {
+      await books.drop();
+    }
+  }, 90_000);
+
   it('leaves backups of a PostgreSQL ledger to pg_dump and ledger copy, and says so', () => {
     const run = ledger(['backup', join(folder.dir, 'copy.db')], { db: database.url });
     expect(run.status).toBe(1);

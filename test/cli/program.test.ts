@@ -15,6 +15,7 @@ afterAll(() => folder.remove());
 const DOCUMENTED_COMMANDS = [
   'init', 'serve',
   'currencies list', 'currencies create', 'currencies create-fiat',
+  'rates set', 'rates list', 'rates import',
   'accounts list', 'accounts get', 'accounts create', 'accounts delete',
   'journal-entries list', 'journal-entries get', 'journal-entries create', 'journal-entries reverse', 'journal-entries import',
   'periods list', 'periods get', 'periods create', 'periods close', 'periods delete',

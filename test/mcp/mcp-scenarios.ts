@@ -18,6 +18,7 @@ export const TOOL_NAMES = [
   'income_statement', 'general_ledger', 'aged_balances', 'verify',
   'list_bank_lines', 'get_bank_line_candidates', 'post_bank_line', 'accept_bank_lines', 'match_bank_line', 'exclude_bank_line', 'unmatch_bank_line',
   'list_bank_statements', 'list_bank_rules', 'start_reconciliation', 'get_reconciliation', 'clear_reconciliation_lines', 'finish_reconciliation',
+  'set_exchange_rate', 'list_exchange_rates',
 ];
 
 /** Connects an MCP client of the SDK to the ledger of `api`, acting with `apiKey`. */
@@ -194,6 +195,34 @@ export function describeMcpSession(transportName: string, connect: Connect): voi
       expect(onReceipt.rows.map((row: any) => [row.account_id, row.days_31_60])).toEqual([[customer.id, '4200']]);
       const refused = errorOfCall(await call(client, 'aged_balances', { account_id: books.cash.id }));
       expect(refused).toEqual((await api.request('GET', `/api/v1/reports/aged-balances?account_id=${books.cash.id}`)).body);
+    });
+
+    it('sets exchange rates by currency code with rates:write, lists them as the API does, and is refused as the API refuses', async () => {
+      const eur = dataOf(await api.request('POST', '/api/v1/currencies', {
+        code: 'EUR', name: 'Euro', symbol: '€', asset_scale: 2, asset_type: 'fiat', caip19_id: 'swift:0/iso4217:EUR',
+      }), 201);
+      const setterKey = await newApiKey(api, { 'rates:write': true });
+      const setter = await connect(api, setterKey);
+      try {
+        const set = dataOfCall(await call(setter, 'set_exchange_rate', { currency_code: 'eur', rate_date: '2026-01-15', rate: '1.08420' }));
+        expect(set).toMatchObject({ currency_id: eur.id, currency_code: 'EUR', rate_date: '2026-01-15', rate: '1.0842' });
+        const replaced = await call(setter, 'set_exchange_rate', { currency_id: eur.id, rate_date: '2026-01-15', rate: '1.09' });
+        expect(dataOfCall(replaced)).toMatchObject({ id: set.id, rate: '1.09' });
+        expect(replaced.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^Replaced the rate of EUR/) });
+        const listed = await call(client, 'list_exchange_rates', { currency_code: 'EUR' });
+        expect(listed.structuredContent).toEqual((await api.request('GET', `/api/v1/exchange-rates?currency_id=${eur.id}`)).body);
+        // A float, and a caller without rates:write: the API's own errors, and nothing stored.
+        const float = errorOfCall(await call(setter, 'set_exchange_rate', { currency_id: eur.id, rate_date: '2026-01-16', rate: 1.1 }));
+        expect(float).toEqual((await api.request('POST', '/api/v1/exchange-rates', { currency_id: eur.id, rate_date: '2026-01-16', rate: 1.1 },
+          { token: setterKey })).body);
+        const forbidden = errorOfCall(await call(client, 'set_exchange_rate', { currency_id: eur.id, rate_date: '2026-01-16', rate: '1.1' }));
+        expect(forbidden).toEqual((await api.request('POST', '/api/v1/exchange-rates', { currency_id: eur.id, rate_date: '2026-01-16', rate: '1.1' },
+          { token: agentKey })).body);
+        expect(forbidden.code).toBe('FORBIDDEN');
+        expect(dataOfCall(await call(client, 'list_exchange_rates', {})).map((rate: any) => rate.rate)).toEqual(['1.09']);
+      } finally {
+        await setter.close();
+      }
     });
   });
 }

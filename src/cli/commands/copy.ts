@@ -54,6 +54,7 @@ function printSummary(from: string, to: string, summary: CopySummary): void {
     ['Bank lines', summary.bank_lines],
     ['Bank rules', summary.bank_rules],
     ['Reconciliations', summary.reconciliations],
+    ['Exchange rates', summary.exchange_rates],
   ]);
   process.stdout.write('Refresh tokens are not copied: users of the web UI log in again.\n');
 }

@@ -4,7 +4,8 @@ import { closeSync, constants, lstatSync, openSync, writeSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { parseDate } from '../../domain/dates.js';
 import { validationError } from '../../domain/errors.js';
-import type { ExportFormatName } from '../export/formats.js';
+import type { ExportFormatName, ExportPrice } from '../export/formats.js';
+import type { LedgerService } from '../../service/ledger-service.js';
 import { printJson } from '../output.js';
 import { withService } from '../with-service.js';
 
@@ -62,6 +63,30 @@ function stdoutWriter(): Writer {
   };
 }
 
+/**
+ * Every stored exchange rate dated on or before `end` (a rate before --start still values what
+ * follows it), as the value of one unit of its currency in the base currency. None while the
+ * ledger has no base currency.
+ */
+async function exportPrices(service: LedgerService, end: string | undefined): Promise<{ prices: ExportPrice[]; currencyIds: Set<string> }> {
+  const baseId = (await service.getSettings()).base_currency_id;
+  const prices: ExportPrice[] = [];
+  const currencyIds = new Set<string>();
+  if (baseId === null) return { prices, currencyIds };
+  const baseCode = (await service.ctx.currency(baseId)).code;
+  let cursor: string | undefined;
+  do {
+    const page = await service.listExchangeRates({ end_date: end, limit: 200, cursor });
+    for (const rate of page.data) {
+      prices.push({ rate_date: rate.rate_date, code: rate.currency_code, rate: rate.rate, base_code: baseCode });
+      currencyIds.add(rate.currency_id);
+    }
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  if (prices.length > 0) currencyIds.add(baseId);
+  return { prices, currencyIds };
+}
+
 export function registerExportCommand(program: Command): void {
   program.command('export')
     .description('Write every journal entry (or those dated from --start to --end) as an hledger journal, a Beancount file or CSV')
@@ -80,14 +105,16 @@ export function registerExportCommand(program: Command): void {
       const store = service.ctx.store;
       const accounts = new Map((await store.allAccounts()).map((account) => [account.id, account]));
       const currencies = new Map<string, Awaited<ReturnType<typeof service.ctx.currency>>>();
-      for (const account of accounts.values()) {
-        if (!currencies.has(account.currency_id)) currencies.set(account.currency_id, await service.ctx.currency(account.currency_id));
+      const { prices, currencyIds } = format.prices === undefined ? { prices: [], currencyIds: new Set<string>() } : await exportPrices(service, options.end);
+      for (const currencyId of [...[...accounts.values()].map((account) => account.currency_id), ...currencyIds]) {
+        if (!currencies.has(currencyId)) currencies.set(currencyId, await service.ctx.currency(currencyId));
       }
       const context = { accounts, currencies, companyName: (await service.getSettings()).company_name };
       const out = options.out === undefined ? stdoutWriter() : fileWriter(options.out, options.force === true);
       let count = 0;
       try {
         await out.write(format.header(context));
+        if (format.prices !== undefined) await out.write(format.prices(prices));
         let cursor: string | undefined;
         do {
           const page = await service.listJournalEntries({ start_date: options.start, end_date: options.end, limit: 200, cursor });

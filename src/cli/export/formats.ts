@@ -19,8 +19,18 @@ export interface ExportContext {
   companyName: string | null;
 }
 
+/** An exchange rate as an export writes it: one unit of `code` is worth `rate` units of `base_code`. */
+export interface ExportPrice {
+  rate_date: string;
+  code: string;
+  rate: string;
+  base_code: string;
+}
+
 export interface ExportFormat {
   header(context: ExportContext): string;
+  /** The exchange rates as price directives, written after the header and before the entries; CSV has none. */
+  prices?(prices: readonly ExportPrice[]): string;
   entry(entry: EntryView, context: ExportContext): string;
 }
 
@@ -51,9 +61,16 @@ export const hledgerFormat: ExportFormat = {
     const lines = [...(companyName === null ? [] : [`; ${companyName}`]),
       '; Exported by ledger. Amounts are exact; debits positive, credits negative.', ''];
     for (const currency of currencies.values()) {
-      lines.push(`commodity ${formatAmount(1000n * 10n ** BigInt(currency.asset_scale), currency.asset_scale)} ${hledgerCommodity(currency.code)}`);
+      // hledger wants a decimal mark in a commodity directive: a currency without decimals (JPY) is `1000.`.
+      const sample = formatAmount(1000n * 10n ** BigInt(currency.asset_scale), currency.asset_scale);
+      lines.push(`commodity ${currency.asset_scale === 0 ? `${sample}.` : sample} ${hledgerCommodity(currency.code)}`);
     }
     return `${lines.join('\n')}\n\n`;
+  },
+  // hledger's market price directive: `P 2026-01-15 EUR 1.0842 USD` (what -V and -X value with).
+  prices(prices) {
+    return prices.map((price) => `P ${price.rate_date} ${hledgerCommodity(price.code)} ${price.rate} ${hledgerCommodity(price.base_code)}\n`).join('')
+      + (prices.length > 0 ? '\n' : '');
   },
   entry(entry, { accounts, currencies }) {
     const currency = currencies.get(entry.currency_id)!;
@@ -99,6 +116,11 @@ export const beancountFormat: ExportFormat = {
       lines.push(`1970-01-01 open ${beancountName(account, accounts)} ${beancountCurrency(currencies.get(account.currency_id)!.code)}`);
     }
     return `${lines.join('\n')}\n\n`;
+  },
+  // Beancount's price directive: `2026-01-15 price EUR 1.0842 USD`.
+  prices(prices) {
+    return prices.map((price) => `${price.rate_date} price ${beancountCurrency(price.code)} ${price.rate} ${beancountCurrency(price.base_code)}\n`).join('')
+      + (prices.length > 0 ? '\n' : '');
   },
   entry(entry, { accounts, currencies }) {
     const currency = currencies.get(entry.currency_id)!;
