@@ -59,7 +59,7 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
         </>} />
 
       {row.override_reason !== null ? (
-        <Notice tone="info" title="Posted on or before the lock date" data-testid="entry-override-reason">
+        <Notice tone="info" title="Posted on or before the lock date" data-testid="entry-override-note">
           Reason given: <q>{row.override_reason}</q>
         </Notice>
       ) : null}
@@ -130,7 +130,8 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
         </dl>
       </Card>
 
-      <ReverseDialog open={reversing} entry={row} onClose={() => setReversing(false)} defaultDate={
+      {/* Mounted afresh on each opening, so that its date is chosen from the periods as they are then (loaded by now). */}
+      <ReverseDialog key={reversing ? 'open' : 'closed'} open={reversing} entry={row} onClose={() => setReversing(false)} defaultDate={
         periodCovering(periods.data?.filter((candidate) => candidate.status === 'open'), row.entry_date) ? row.entry_date : todayIso()} />
     </>
   );
