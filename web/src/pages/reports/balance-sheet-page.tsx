@@ -127,9 +127,13 @@ export function StatementSection({ title, section, testId, translated = false }:
                     {item.row.account_number ? <span className="mono muted">{item.row.account_number} </span> : null}
                     {item.row.account_id ? <Link to={`/accounts/${item.row.account_id}`}>{item.row.account_name}</Link> : <em>{item.row.account_name}</em>}
                   </span>
+                  {translated && item.row.display_original_amount !== undefined ? (
+                    <span className="show-narrow muted small"><br /><OriginalAmount value={item.row.original_amount} display={item.row.display_original_amount}
+                      currencyId={item.row.currency_id} testId="original-amount-narrow" /></span>
+                  ) : null}
                 </td>
                 {translated ? (
-                  <td className="num nowrap muted">
+                  <td className="num nowrap muted hide-narrow">
                     <OriginalAmount value={item.row.original_amount} display={item.row.display_original_amount} currencyId={item.row.currency_id} />
                   </td>
                 ) : null}
@@ -140,7 +144,7 @@ export function StatementSection({ title, section, testId, translated = false }:
           <tfoot>
             <tr className="row--total">
               <th scope="row">Total {title.toLowerCase()}</th>
-              {translated ? <td /> : null}
+              {translated ? <td className="hide-narrow" /> : null}
               <td className="num"><Money value={section.total} display={groupDigits(section.display_total)} /></td>
             </tr>
           </tfoot>

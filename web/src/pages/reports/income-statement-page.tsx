@@ -173,9 +173,13 @@ function IncomeSection({ title, rows, total, totalValue, testId, translated }:
                     <span className="mono muted">{item.row.account_number} </span>
                     <Link to={`/accounts/${item.row.account_id}`}>{item.row.account_name}</Link>
                   </span>
+                  {translated && item.row.display_original_amount !== undefined ? (
+                    <span className="show-narrow muted small"><br /><OriginalAmount value={item.row.original_amount} display={item.row.display_original_amount}
+                      currencyId={item.row.currency_id} testId="original-amount-narrow" /></span>
+                  ) : null}
                 </td>
                 {translated ? (
-                  <td className="num nowrap muted">
+                  <td className="num nowrap muted hide-narrow">
                     <OriginalAmount value={item.row.original_amount} display={item.row.display_original_amount} currencyId={item.row.currency_id} />
                   </td>
                 ) : null}
@@ -186,7 +190,7 @@ function IncomeSection({ title, rows, total, totalValue, testId, translated }:
           <tfoot>
             <tr className="row--total">
               <th scope="row">Total {title.toLowerCase()}</th>
-              {translated ? <td /> : null}
+              {translated ? <td className="hide-narrow" /> : null}
               <td className="num"><Money value={totalValue} display={groupDigits(total)} /></td>
             </tr>
           </tfoot>

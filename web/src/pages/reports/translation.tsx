@@ -61,11 +61,12 @@ export function RateMissingNotice({ error, onRetry }: { error: Error; onRetry?: 
 }
 
 /** "5,501.00 EUR": a row's own figure in its account's currency, beside the translated one (nothing on the difference row). */
-export function OriginalAmount({ value, display, currencyId }: { value?: string | undefined; display: string | undefined; currencyId: string | null | undefined }) {
+export function OriginalAmount({ value, display, currencyId, testId = 'original-amount' }:
+  { value?: string | undefined; display: string | undefined; currencyId: string | null | undefined; testId?: string }) {
   const currencies = useCurrencyMap();
   if (display === undefined) return null;
   return (
-    <span className="original-amount" data-testid="original-amount">
+    <span className="original-amount" data-testid={testId}>
       <Money value={value} display={groupDigits(display)} /><span className="unit"> {currencyId ? currencies.get(currencyId)?.code ?? '' : ''}</span>
     </span>
   );
