@@ -126,7 +126,7 @@ export const ALL_PAGES: PageVisit[] = [
     path: (books) => `/reports/trial-balance?as_of=${MONTH.end}&columns=all&presentation_currency_id=${books.usdId}`, heading: 'Trial balance',
     loaded: 'original-amount' },
   { name: 'balance-sheet-translated', route: '/reports/balance-sheet', path: (books) => `/reports/balance-sheet?presentation_currency_id=${books.usdId}`,
-    heading: 'Balance sheet', loaded: 'original-amount' },
+    heading: 'Balance sheet', loaded: 'statement-row' },
   { name: 'income-statement-translated-by-month', route: '/reports/income-statement',
     path: (books) => `/reports/income-statement?start=${YEAR_START}&end=${MONTH.end}&columns=month&presentation_currency_id=${books.usdId}`,
     heading: 'Income statement', loaded: 'original-amount' },
