@@ -8,7 +8,8 @@
  * 18-decimal crypto currency with amounts of 27 to 30 digits, account names of 60 and more characters,
  * a control account with sub-accounts and open items of every age, twelve monthly periods (two
  * closed, with their closing entries), a reversal, a many-line entry, three currencies, long
- * period, company and user names.
+ * period, company and user names, and exchange rates for the euro and Ether, so that the
+ * translated reports and the dashboard show the whole ledger in USD (amounts in the trillions).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +33,7 @@ export interface LayoutBooks {
   closingEntryId: string;
   /** The open period with activity in every currency, whose close the close dialog previews. */
   openPeriodId: string;
+  usdId: string;
   eurId: string;
   ethId: string;
   /** The euro bank account, with an imported statement, and its open reconciliation. */
@@ -120,6 +122,14 @@ export const ALL_PAGES: PageVisit[] = [
     heading: 'Trial balance', loaded: 'trial-balance-row' },
   { name: 'trial-balance-all-columns', route: '/reports/trial-balance',
     path: () => `/reports/trial-balance?start=${YEAR_START}&end=${MONTH.end}&columns=all`, heading: 'Trial balance', loaded: 'trial-balance-row' },
+  { name: 'trial-balance-translated', route: '/reports/trial-balance',
+    path: (books) => `/reports/trial-balance?as_of=${MONTH.end}&columns=all&presentation_currency_id=${books.usdId}`, heading: 'Trial balance',
+    loaded: 'original-amount' },
+  { name: 'balance-sheet-translated', route: '/reports/balance-sheet', path: (books) => `/reports/balance-sheet?presentation_currency_id=${books.usdId}`,
+    heading: 'Balance sheet', loaded: 'statement-row' },
+  { name: 'income-statement-translated-by-month', route: '/reports/income-statement',
+    path: (books) => `/reports/income-statement?start=${YEAR_START}&end=${MONTH.end}&columns=month&presentation_currency_id=${books.usdId}`,
+    heading: 'Income statement', loaded: 'original-amount' },
   { name: 'balance-sheet', route: '/reports/balance-sheet', path: () => '/reports/balance-sheet', heading: 'Balance sheet',
     loaded: 'balance-sheet-assets' },
   { name: 'balance-sheet-crypto', route: '/reports/balance-sheet', path: (books) => `/reports/balance-sheet?currency=${books.ethId}`,
@@ -162,6 +172,7 @@ export const ALL_PAGES: PageVisit[] = [
   { name: 'reconcile', route: '/reconcile', path: () => '/reconcile', heading: 'Reconcile', loaded: 'reconciliation-row' },
   { name: 'reconciliation', route: '/reconcile/:id', path: (books) => `/reconcile/${books.reconciliationId}`, heading: /^Reconcile /,
     loaded: 'reconcile-line' },
+  { name: 'rates', route: '/rates', path: () => '/rates', heading: 'Exchange rates', loaded: 'rate-row' },
   { name: 'currencies', route: '/currencies', path: () => '/currencies', heading: 'Currencies', loaded: 'currency-row' },
   { name: 'users', route: '/users', path: () => '/users', heading: 'Users', loaded: 'user-row' },
   { name: 'settings', route: '/settings', path: () => '/settings', heading: 'Settings', loaded: 'retained-earnings-select' },
@@ -288,6 +299,11 @@ export async function seedLayoutBooks(server: LedgerServer): Promise<LayoutBooks
   await call('PATCH', '/api/v1/settings', {
     company_name: COMPANY, retained_earnings_account_ids: { [eur.id]: retainedEur.id, [eth.id]: retainedEth.id },
   });
+  // Rates into USD (the base currency) from the first month on: Ether at a price with twelve decimals.
+  for (const [currency_id, rate_date, rate] of [[eur.id, monthStart(-11), '1.0842'], [eur.id, monthStart(-5), '1.092105'],
+    [eth.id, monthStart(-11), '3456.789012345678']] as const) {
+    await call('POST', '/api/v1/exchange-rates', { currency_id, rate_date, rate });
+  }
 
   // Periods: the eleven months before the fixture's (which seedBooks made), and the current month.
   const periodIds = new Map<number, string>();
@@ -380,7 +396,7 @@ export async function seedLayoutBooks(server: LedgerServer): Promise<LayoutBooks
   return {
     cashId: seeded.accounts.cash, receivableId: receivable.id, customerId: customer.id, salesId: seeded.accounts.sales, servicesId: services.id,
     walletId: wallet.id, bigEntryId: big.id, manyLineEntryId: manyLines.id, cryptoEntryId: cryptoEntry.id, reversalId: reversal.id,
-    closingEntryId: close.closing_entry.id, openPeriodId: seeded.periodId, eurId: eur.id, ethId: eth.id, bankId: bankEur.id,
+    closingEntryId: close.closing_entry.id, openPeriodId: seeded.periodId, usdId: seeded.currencyId, eurId: eur.id, ethId: eth.id, bankId: bankEur.id,
     reconciliationId: reconciliation.id,
   };
 }

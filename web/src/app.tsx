@@ -18,6 +18,7 @@ import { JournalPage } from './pages/journal-page.js';
 import { NewEntryPage } from './pages/new-entry-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 import { PeriodsPage } from './pages/periods-page.js';
+import { RatesPage } from './pages/rates-page.js';
 import { AgedBalancesPage } from './pages/reports/aged-balances-page.js';
 import { BalanceSheetPage } from './pages/reports/balance-sheet-page.js';
 import { GeneralLedgerPage } from './pages/reports/general-ledger-page.js';
@@ -50,6 +51,7 @@ const ROUTES: { pattern: string; title: string; page: ComponentType<{ params: Pa
   { pattern: '/reports/general-ledger', title: 'General ledger', page: GeneralLedgerPage },
   { pattern: '/reports/aged-balances', title: 'Aged balances', page: AgedBalancesPage },
   { pattern: '/currencies', title: 'Currencies', page: CurrenciesPage },
+  { pattern: '/rates', title: 'Exchange rates', page: RatesPage },
   { pattern: '/users', title: 'Users', page: UsersPage },
   { pattern: '/settings', title: 'Settings', page: SettingsPage },
 ];

@@ -73,6 +73,11 @@ async function errorFrom(response: Response): Promise<ApiError> {
 
 /** Sends a request and returns the parsed JSON body (the whole envelope). */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  return (await requestWithStatus<T>(method, path, options)).body;
+}
+
+/** Like `request`, with the answer's status too, for the routes whose status says something (201 created, 200 replaced). */
+export async function requestWithStatus<T>(method: string, path: string, options: RequestOptions = {}): Promise<{ status: number; body: T }> {
   let token = options.anonymous ? undefined : getSession()?.accessToken;
   let response = await send(method, path, options, token);
   if (response.status === 401 && !options.anonymous) {
@@ -86,7 +91,7 @@ export async function request<T>(method: string, path: string, options: RequestO
     }
   }
   if (!response.ok) throw await errorFrom(response);
-  return (await response.json()) as T;
+  return { status: response.status, body: (await response.json()) as T };
 }
 
 export function isApiError(error: unknown): error is ApiError {

@@ -1,11 +1,11 @@
 /** One typed function per API endpoint the UI uses. */
-import { request, type QueryValue } from './client.js';
+import { request, requestWithStatus, type QueryValue } from './client.js';
 import type {
   AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
   ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput, ReconciliationDetailView,
   ReconciliationView, RulePreviewView, StartReconciliationInput, UpdateBankRuleInput,
   AgedBalancesInput, AgedBalancesView, AccountBalanceView, AccountView, BalanceSheetInput, BalanceSheetView, ClosePeriodResult, CreateAccountInput, CreateCurrencyInput,
-  CreateEntryInput, CreatePeriodInput, CreateServiceAccountInput, CreateUserInput, CurrencyView, EntryListFilter, EntryView,
+  CreateEntryInput, CreatePeriodInput, ExchangeRateListInput, ExchangeRateView, SetExchangeRateInput, CreateServiceAccountInput, CreateUserInput, CurrencyView, EntryListFilter, EntryView,
   GeneralLedgerInput, GeneralLedgerView, IncomeStatementInput, IncomeStatementView, LoginInput, Page, PeriodView, ReverseInput,
   ServiceAccountCreatedView, SettingsView, SetupInput, TokenPairView, TrialBalanceInput, TrialBalanceView, UpdateAccountInput,
   UpdateCurrencyInput, UpdateSettingsInput, UpdateUserInput, UserView,
@@ -93,6 +93,16 @@ export const reports = {
   incomeStatement: (input: IncomeStatementInput) => get<IncomeStatementView>(`${API}/reports/income-statement`, { ...input }),
   generalLedger: (input: GeneralLedgerInput) => get<GeneralLedgerView>(`${API}/reports/general-ledger`, { ...input }),
   agedBalances: (input: AgedBalancesInput) => get<AgedBalancesView>(`${API}/reports/aged-balances`, { ...input }),
+};
+
+/** Exchange rates (CONTRACT.md, "Several currencies in one picture"): the value of one major unit in the base currency from a day on. */
+export const exchangeRates = {
+  list: (filter: ExchangeRateListInput) => page<ExchangeRateView>(`${API}/exchange-rates`, { ...filter }),
+  /** Sets a currency's rate for a day; `replaced` when it replaced that day's rate (200), not a new one (201). */
+  set: async (input: SetExchangeRateInput): Promise<{ rate: ExchangeRateView; replaced: boolean }> => {
+    const answer = await requestWithStatus<Envelope<ExchangeRateView>>('POST', `${API}/exchange-rates`, { body: input });
+    return { rate: answer.body.data, replaced: answer.status === 200 };
+  },
 };
 
 export const settings = {

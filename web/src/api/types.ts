@@ -13,6 +13,7 @@ import type {
   TrialBalanceInput,
 } from '../../../src/schemas/report.js';
 import type { SettingsView, UpdateSettingsInput } from '../../../src/schemas/settings.js';
+import type { ExchangeRateListInput, ExchangeRateView, SetExchangeRateInput } from '../../../src/schemas/exchange-rate.js';
 import type {
   CreateServiceAccountInput, CreateUserInput, LoginInput, ServiceAccountCreatedView, SetupInput, TokenPairView, UpdateUserInput,
   UserView,
@@ -29,7 +30,7 @@ export type {
   CreateEntryInput, EntryListFilter, EntryView, ReverseInput, CreatePeriodInput, PeriodView, BalanceSheetInput, GeneralLedgerInput,
   GeneralLedgerView, IncomeStatementInput, TrialBalanceInput, SettingsView, UpdateSettingsInput, CreateServiceAccountInput,
   CreateUserInput, LoginInput, ServiceAccountCreatedView, SetupInput, TokenPairView, UpdateUserInput, UserView, PermissionKey,
-  AgedBalancesInput, AgedBalancesView,
+  AgedBalancesInput, AgedBalancesView, ExchangeRateListInput, ExchangeRateView, SetExchangeRateInput,
   AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
   CsvMappingInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput,
   ReconciliationDetailView, ReconciliationView, StartReconciliationInput, UpdateBankRuleInput,

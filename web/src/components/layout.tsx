@@ -40,6 +40,7 @@ const BANK_NAV: NavItem[] = [
 
 const ADMIN_NAV: NavItem[] = [
   { to: '/currencies', label: 'Currencies', testId: 'nav-currencies', icon: icon('M12 3v18M16 7H10a3 3 0 000 6h4a3 3 0 010 6H7') },
+  { to: '/rates', label: 'Exchange rates', testId: 'nav-rates', icon: icon('M4 8h13l-3-3M20 16H7l3 3') },
   { to: '/users', label: 'Users', testId: 'nav-users', icon: icon('M16 19v-1a4 4 0 00-4-4H7a4 4 0 00-4 4v1M9.5 10a3.5 3.5 0 100-7 3.5 3.5 0 000 7zM21 19v-1a4 4 0 00-3-3.9M16 3.1a3.5 3.5 0 010 6.8') },
   { to: '/settings', label: 'Settings', testId: 'nav-settings', icon: icon('M12 15a3 3 0 100-6 3 3 0 000 6zM19.4 15a1.7 1.7 0 00.3 1.8l.1.1a2 2 0 11-2.8 2.8l-.1-.1a1.7 1.7 0 00-2.9 1.2V21a2 2 0 11-4 0v-.1a1.7 1.7 0 00-2.9-1.2l-.1.1a2 2 0 11-2.8-2.8l.1-.1a1.7 1.7 0 00-1.2-2.9H3a2 2 0 110-4h.1a1.7 1.7 0 001.2-2.9l-.1-.1a2 2 0 112.8-2.8l.1.1a1.7 1.7 0 002.9-1.2V3a2 2 0 114 0v.1a1.7 1.7 0 002.9 1.2l.1-.1a2 2 0 112.8 2.8l-.1.1a1.7 1.7 0 001.2 2.9H21a2 2 0 110 4h-.1a1.7 1.7 0 00-1.5 1z') },
 ];

@@ -36,13 +36,14 @@ export async function exportLedgerCsv(params: LedgerParams): Promise<void> {
   const first = pages[0]!;
   const filename = csvFileName(first.company_name, ['general-ledger', first.account_number, reportCoverage(first, todayIso())]);
   const rows = pages.flatMap((page) => page.lines.map((line) => [
-    line.entry_date, line.journal_entry_id, line.description, line.line_description ?? '', line.reference ?? '', line.account_number,
+    line.entry_date, line.journal_entry_id, line.entry_number, line.description, line.line_description ?? '', line.reference ?? '', line.account_number,
     line.display_debit, line.display_credit, line.display_running_balance,
   ]));
-  downloadCsv(filename, ['date', 'entry_id', 'description', 'line_description', 'reference', 'account_number', 'debit', 'credit', 'running_balance'], [
-    ['', '', 'Starting balance', '', '', first.account_number, '', '', first.display_starting_balance],
+  downloadCsv(filename, ['date', 'entry_id', 'entry_number', 'description', 'line_description', 'reference', 'account_number', 'debit', 'credit',
+    'running_balance'], [
+    ['', '', '', 'Starting balance', '', '', first.account_number, '', '', first.display_starting_balance],
     ...rows,
-    ['', '', 'Ending balance', '', '', first.account_number, '', '', first.display_ending_balance],
+    ['', '', '', 'Ending balance', '', '', first.account_number, '', '', first.display_ending_balance],
   ]);
 }
 
@@ -109,6 +110,7 @@ export function LedgerTable({ params, currency, showAccount = false, showExport 
         <table className="table">
           <thead>
             <tr>
+              <th scope="col" className="col-number hide-narrow">No.</th>
               <th scope="col" className="col-date hide-narrow">Date</th>
               <th scope="col" className="col-text">Description</th>
               {showAccount ? <th scope="col" className="hide-narrow">Account</th> : null}
@@ -122,9 +124,10 @@ export function LedgerTable({ params, currency, showAccount = false, showExport 
             <BalanceRow className="row--subtotal" label={openingLabel} display={opening} showAccount={showAccount} />
             {lines.map((line) => (
               <tr key={line.line_id} data-testid="ledger-line">
+                <td className="col-number mono nowrap hide-narrow" data-testid="ledger-entry-number">#{line.entry_number}</td>
                 <td className="col-date nowrap hide-narrow">{formatDate(line.entry_date)}</td>
                 <td>
-                  <span className="show-narrow muted small">{formatDate(line.entry_date)}<br /></span>
+                  <span className="show-narrow muted small">#{line.entry_number} · {formatDate(line.entry_date)}<br /></span>
                   <Link to={`/journal/${line.journal_entry_id}`}>{line.description}</Link>
                   {line.line_description ? <span className="muted"> · {line.line_description}</span> : null}
                 </td>
@@ -157,6 +160,7 @@ export function LedgerTable({ params, currency, showAccount = false, showExport 
 function BalanceRow({ className, label, display, showAccount }: { className: string; label: string; display: string; showAccount: boolean }) {
   return (
     <tr className={className}>
+      <td className="hide-narrow" />
       <td className="hide-narrow" />
       <td>{label}</td>
       {showAccount ? <td className="hide-narrow" /> : null}

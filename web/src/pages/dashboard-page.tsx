@@ -1,6 +1,11 @@
-/** The first screen: position (balance sheet totals), results per period, latest entries, warnings. */
+/**
+ * The first screen: position (balance sheet totals), results per period, latest entries, warnings,
+ * the lock date. A ledger with lines in more than one currency is shown whole in the base currency
+ * (translated reports, docs/currencies.md) once every other currency has a rate; until then the
+ * figures are one currency's, and a notice says which rates are missing.
+ */
 import { useMemo, useState } from 'react';
-import { journalEntries, reports } from '../api/endpoints.js';
+import { exchangeRates, journalEntries, reports } from '../api/endpoints.js';
 import type { EntryView, PeriodView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
 import { type ChartGroup, RevenueExpenseChart } from '../components/bar-chart.js';
@@ -8,9 +13,15 @@ import { CurrencySelect } from '../components/pickers.js';
 import { Badge, ButtonLink, Card, EmptyState, ErrorNotice, Loading, Money, Notice, PageHeader, statClass } from '../components/ui.js';
 import { addDays, formatDate, formatRange, monthOf, shortPeriodLabel, tinyPeriodLabel, todayIso } from '../lib/dates.js';
 import { displayMinor, groupDigits, sumMinor } from '../lib/money.js';
-import { defaultReportCurrency, periodCovering, useAccounts, useCurrencies, useCurrencyMap, usePeriods, usePostedCurrencyIds, useSettings } from '../lib/reference.js';
+import {
+  defaultReportCurrency, periodCovering, useAccounts, useAllTimeTrialBalance, useCurrencies, useCurrencyMap, usePeriods, usePostedCurrencyIds, useSettings,
+} from '../lib/reference.js';
 import { Link } from '../lib/router.js';
 import { useApi } from '../lib/use-api.js';
+import { ReportError } from './reports/translation.js';
+
+/** The equity row a translated balance sheet adds (CONTRACT.md); the other row without an account is current earnings. */
+const TRANSLATION_DIFFERENCE = 'Exchange differences on translation';
 
 const RECENT_COUNT = 8;
 
@@ -37,19 +48,36 @@ export function DashboardPage() {
   const settings = useSettings();
   const [chosenCurrency, setChosenCurrency] = useState('');
   const posted = usePostedCurrencyIds();
-  const currencyId = chosenCurrency || defaultReportCurrency(accountList.data, currencyList.data, settings.data?.retained_earnings_account_id, posted);
-  const currency = currencyList.data?.find((row) => row.id === currencyId);
+  const allTime = useAllTimeTrialBalance();
   const today = todayIso();
+  const base = currencyList.data?.find((row) => row.id === settings.data?.base_currency_id);
+  // More than one currency with lines: the whole ledger in the base currency, if every other one has a rate.
+  const severalCurrencies = (posted?.length ?? 0) > 1;
+  const others = (posted ?? []).filter((id) => id !== base?.id);
+  const withoutRates = useApi(base && severalCurrencies ? `dashboard:without-rates:${others.join(',')}` : null, async () => {
+    const firstRates = await Promise.all(others.map((id) => exchangeRates.list({ currency_id: id, end_date: today, limit: 1 })));
+    return others.filter((_, index) => firstRates[index]!.data.length === 0);
+  });
+  const canTranslate = base !== undefined && severalCurrencies && withoutRates.data?.length === 0;
+  const translated = canTranslate && chosenCurrency === '';
+  // Until it is known whether to translate, nothing is asked (no figures in one currency that then change).
+  const decided = (posted !== undefined || allTime.error !== undefined)
+    && (!base || !severalCurrencies || withoutRates.data !== undefined || withoutRates.error !== undefined);
+  const currencyId = translated ? base.id
+    : chosenCurrency || defaultReportCurrency(accountList.data, currencyList.data, settings.data?.retained_earnings_account_id, posted);
+  const currency = currencyList.data?.find((row) => row.id === currencyId);
+  const reportCurrency = translated ? { presentation_currency_id: base.id } : { currency_id: currencyId! };
+  const figuresKey = decided && currencyId && hasAccountsOf(accountList.data) ? `${translated ? 'in:' : ''}${currencyId}` : null;
   const openPeriods = (periodList.data ?? []).filter((period) => period.status === 'open');
   const todayPeriod = periodCovering(periodList.data, today);
   const hasAccounts = (accountList.data?.length ?? 0) > 0;
 
-  const balanceSheet = useApi(currencyId && hasAccounts ? `dashboard:balance-sheet:${currencyId}` : null,
-    () => reports.balanceSheet({ currency_id: currencyId!, as_of_date: today }));
+  const balanceSheet = useApi(figuresKey !== null ? `dashboard:balance-sheet:${figuresKey}` : null,
+    () => reports.balanceSheet({ ...reportCurrency, as_of_date: today }));
   const chartPeriods = useMemo(() => lastTwelveMonths(today), [today]);
-  const chart = useApi(currencyId && hasAccounts ? `dashboard:chart:${currencyId}:${today}` : null,
+  const chart = useApi(figuresKey !== null ? `dashboard:chart:${figuresKey}:${today}` : null,
     () => Promise.all(chartPeriods.map((month) =>
-      reports.incomeStatement({ start_date: month.start_date, end_date: month.end_date, currency_id: currencyId! }))));
+      reports.incomeStatement({ start_date: month.start_date, end_date: month.end_date, ...reportCurrency }))));
   const recent = useApi('dashboard:recent-entries', recentEntries);
 
   const loadingReference = currencyList.loading || accountList.loading || periodList.loading || settings.loading;
@@ -57,7 +85,9 @@ export function DashboardPage() {
   const needsSetup = !loadingReference && (!currencyList.data?.length || !hasAccounts || !periodList.data?.length);
 
   const noFigures = !loadingReference && (!hasAccounts || !currencyId || balanceSheet.error !== undefined);
-  const currentEarnings = balanceSheet.data?.equity.accounts.find((row) => row.account_id === null);
+  const currentEarnings = balanceSheet.data?.equity.accounts.find((row) => row.account_id === null && row.account_name !== TRANSLATION_DIFFERENCE);
+  const missingCodes = (withoutRates.data ?? []).map((id) => currencyList.data?.find((row) => row.id === id)?.code ?? id);
+  const lockDate = settings.data?.lock_date ?? null;
   const chartGroups: ChartGroup[] = (chart.data ?? []).map((statement, index) => ({
     label: chartPeriods[index] ? shortPeriodLabel(chartPeriods[index]) : '',
     shortLabel: chartPeriods[index] ? tinyPeriodLabel(chartPeriods[index]) : '',
@@ -70,16 +100,26 @@ export function DashboardPage() {
 
   return (
     <>
-      <PageHeader title="Dashboard" subtitle={`Position as of ${formatDate(today)}${currency ? ` in ${currency.code}` : ''}`}
+      <PageHeader title="Dashboard"
+        subtitle={translated
+          ? <span data-testid="dashboard-translated">Position as of {formatDate(today)}, all currencies in {base.code} at the exchange rates
+            (balances at today's rate, revenue and expenses at each day's rate)</span>
+          : `Position as of ${formatDate(today)}${currency ? ` in ${currency.code}` : ''}`}
         actions={(
           <>
             {(currencyList.data?.length ?? 0) > 1 ? (
-              <CurrencySelect label="Currency" className="field--inline" currencies={currencyList.data} value={currencyId ?? ''}
-                onChange={setChosenCurrency} data-testid="dashboard-currency" />
+              <CurrencySelect label="Currency" className="field--inline" currencies={currencyList.data} value={translated ? '' : currencyId ?? ''}
+                emptyLabel={canTranslate ? `All, in ${base.code}` : undefined} onChange={setChosenCurrency} data-testid="dashboard-currency" />
             ) : null}
             {can('journals:create') ? <ButtonLink to="/journal/new" variant="primary" data-testid="dashboard-new-entry">New entry</ButtonLink> : null}
           </>
-        )} />
+        )}>
+        {lockDate ? (
+          <p className="page-header__note" data-testid="dashboard-lock-date">
+            <Badge tone="info">Locked</Badge> Books locked through {formatDate(lockDate)} <Link to="/settings" className="link-quiet">Settings →</Link>
+          </p>
+        ) : null}
+      </PageHeader>
       {referenceError ? <ErrorNotice error={referenceError} /> : null}
       {loadingReference && !currencyList.data ? <Loading /> : null}
       <Warnings needsSetup={needsSetup} hasCurrencies={(currencyList.data?.length ?? 0) > 0} hasAccounts={hasAccounts}
@@ -87,6 +127,12 @@ export function DashboardPage() {
         settingsLoaded={settings.data !== undefined} todayCovered={Boolean(todayPeriod && todayPeriod.status === 'open')}
         todayPeriod={todayPeriod} periodsLoaded={periodList.data !== undefined} />
 
+      {base && severalCurrencies && missingCodes.length > 0 && chosenCurrency === '' ? (
+        <Notice tone="info" title={`Figures in ${currency?.code ?? 'one currency'} only`} data-testid="dashboard-rates-needed">
+          The ledger has lines in {posted?.length} currencies, but {missingCodes.join(', ')} {missingCodes.length === 1 ? 'has' : 'have'} no
+          exchange rate yet. <Link to="/rates">Set rates</Link> to see the whole ledger in {base.code}.
+        </Notice>
+      ) : null}
       <div className="stats" data-testid="dashboard-totals">
         <Stat label="Total assets" testId="stat-assets" display={balanceSheet.data?.assets.display_total} value={balanceSheet.data?.assets.total} code={currency?.code} empty={noFigures} />
         <Stat label="Total liabilities" testId="stat-liabilities" display={balanceSheet.data?.liabilities.display_total} value={balanceSheet.data?.liabilities.total} code={currency?.code} empty={noFigures} />
@@ -95,14 +141,14 @@ export function DashboardPage() {
           display={balanceSheet.data ? currentEarnings?.display_balance ?? displayMinor(0n, scale) : undefined}
           value={currentEarnings?.balance} code={currency?.code} empty={noFigures} />
       </div>
-      {balanceSheet.error ? <ErrorNotice error={balanceSheet.error} /> : null}
+      {balanceSheet.error ? <ReportError error={balanceSheet.error} onRetry={balanceSheet.reload} /> : null}
       {balanceSheet.data && !balanceSheet.data.is_balanced ? (
         <Notice tone="warning" title="The balance sheet does not balance">Assets differ from liabilities plus equity. Check the trial balance.</Notice>
       ) : null}
 
       <div className="grid grid--dashboard">
         <Card title="Revenue and expenses by month" actions={<Link to="/reports/income-statement" className="link-quiet">Income statement →</Link>}>
-          {chart.error ? <ErrorNotice error={chart.error} /> : null}
+          {chart.error && !balanceSheet.error ? <ReportError error={chart.error} /> : null}
           {chart.loading && !chart.data ? <Loading /> : null}
           {chart.data && currency ? (
             sumMinor(chartGroups.flatMap((group) => [group.revenue, group.expenses])) === 0n
@@ -128,6 +174,10 @@ export function DashboardPage() {
       </Card>
     </>
   );
+}
+
+function hasAccountsOf(rows: readonly unknown[] | undefined): boolean {
+  return (rows?.length ?? 0) > 0;
 }
 
 function Stat({ label, display, value, code, hint, testId, empty }: {

@@ -3,7 +3,7 @@
  * (a standard entry, into the new-entry form) and reverse (not a reversal, not one already
  * reversed, and never a closing entry: a period close is permanent, and the API refuses it too).
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { journalEntries, users } from '../api/endpoints.js';
 import type { EntryView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
@@ -11,12 +11,12 @@ import { Badge, Button, ButtonLink, Card, Dialog, ErrorNotice, InputField, Loadi
 import { formatDate, formatTimestamp, todayIso } from '../lib/dates.js';
 import { fieldError, isFieldError } from '../lib/form-errors.js';
 import { displayMinor, groupDigits, sumMinor } from '../lib/money.js';
-import { periodCovering, useCurrencyMap, usePeriods } from '../lib/reference.js';
+import { periodCovering, useCurrencyMap, usePeriods, useSettings } from '../lib/reference.js';
 import { Link, navigate } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
 import { invalidate, useApi } from '../lib/use-api.js';
 import { useSubmit } from '../lib/use-submit.js';
-import { canCopyEntry } from './new-entry-page.js';
+import { canCopyEntry, isLocked, LockNotice } from './new-entry-page.js';
 
 export function EntryPage({ params }: { params: Record<string, string> }) {
   const entryId = params.id ?? '';
@@ -26,6 +26,11 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
   const periods = usePeriods();
   const people = useApi('users:all', users.all);
   const [reversing, setReversing] = useState(false);
+  // The entry's human name is its number: the tab says "Entry #12" once the entry is there.
+  const number = entry.data?.entry_number;
+  useEffect(() => {
+    if (number !== undefined) document.title = `Entry #${number} · Ledger`;
+  }, [number]);
 
   if (entry.error) return <><PageHeader title="Journal entry" /><ErrorNotice error={entry.error} /></>;
   if (!entry.data) return <Loading />;
@@ -42,7 +47,7 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
   return (
     <>
       <nav className="breadcrumbs no-print" aria-label="Breadcrumb"><Link to="/journal">Journal entries</Link></nav>
-      <PageHeader title={row.description}
+      <PageHeader title={<><span className="entry-number" data-testid="entry-number">Entry #{row.entry_number}</span> {row.description}</>}
         subtitle={<>
           {formatDate(row.entry_date)}{period ? ` · ${period.name}` : ''}{row.reference ? ` · ref. ${row.reference}` : ''}
           {' '}<Badge tone={row.entry_type === 'standard' ? 'neutral' : row.entry_type === 'closing' ? 'info' : 'warn'}>{row.entry_type}</Badge>
@@ -53,6 +58,11 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
           {canReverse ? <Button variant="danger" onClick={() => setReversing(true)} data-testid="entry-reverse">Reverse…</Button> : null}
         </>} />
 
+      {row.override_reason !== null ? (
+        <Notice tone="info" title="Posted on or before the lock date" data-testid="entry-override-note">
+          Reason given: <q>{row.override_reason}</q>
+        </Notice>
+      ) : null}
       {row.entry_type === 'closing' ? (
         <Notice tone="info" data-testid="entry-closing-note">
           This closing entry was posted by closing {period ? period.name : 'its period'}. A close is permanent, so it cannot be
@@ -108,7 +118,9 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
 
       <Card title="Details">
         <dl className="details">
+          <div><dt>Number</dt><dd className="mono">#{row.entry_number}</dd></div>
           <div><dt>Entry id</dt><dd className="mono">{row.id}</dd></div>
+          {row.override_reason !== null ? <div><dt>Override reason</dt><dd>{row.override_reason}</dd></div> : null}
           <div><dt>Posted</dt><dd>{formatTimestamp(row.posted_at)}{author ? ` by ${author.name}` : ''}</dd></div>
           <div><dt>Period</dt><dd>{period ? `${period.name} (${period.status})` : row.period_id}</dd></div>
           <div><dt>Currency</dt><dd>{currency ? `${currency.code} · ${currency.name}` : row.currency_id}</dd></div>
@@ -118,20 +130,26 @@ export function EntryPage({ params }: { params: Record<string, string> }) {
         </dl>
       </Card>
 
-      <ReverseDialog open={reversing} entry={row} onClose={() => setReversing(false)} defaultDate={
+      {/* Mounted afresh on each opening, so that its date is chosen from the periods as they are then (loaded by now). */}
+      <ReverseDialog key={reversing ? 'open' : 'closed'} open={reversing} entry={row} onClose={() => setReversing(false)} defaultDate={
         periodCovering(periods.data?.filter((candidate) => candidate.status === 'open'), row.entry_date) ? row.entry_date : todayIso()} />
     </>
   );
 }
 
 function ReverseDialog({ open, entry, onClose, defaultDate }: { open: boolean; entry: EntryView; onClose: () => void; defaultDate: string }) {
+  const { can } = useUser();
+  const lockDate = useSettings().data?.lock_date ?? null;
   const [date, setDate] = useState(defaultDate);
+  const [reason, setReason] = useState('');
   const { busy, error, run } = useSubmit();
+  const locked = isLocked(date, lockDate);
+  const canOverride = can('periods:override');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const reversal = await journalEntries.reverse(entry.id, { entry_date: date });
+      const reversal = await journalEntries.reverse(entry.id, { entry_date: date, ...(locked && canOverride ? { override_reason: reason.trim() } : {}) });
       invalidate();
       toast('Reversal posted');
       onClose();
@@ -145,10 +163,15 @@ function ReverseDialog({ open, entry, onClose, defaultDate }: { open: boolean; e
         <p>A new entry with every debit and credit swapped will be posted. The original stays as it is.</p>
         <InputField label="Reversal date" type="date" required value={date} onChange={(event) => setDate(event.target.value)}
           hint="Must fall in an open period." error={fieldError(error, 'entry_date')} data-testid="reverse-date" />
-        {error && !isFieldError(error, ['entry_date']) ? <ErrorNotice error={error} /> : null}
+        {locked ? <LockNotice lockDate={lockDate} canOverride={canOverride} what="The reversal" /> : null}
+        {locked && canOverride ? (
+          <InputField label="Override reason" required value={reason} maxLength={1000} onChange={(event) => setReason(event.target.value)}
+            hint="Why the reversal belongs on or before the lock date" error={fieldError(error, 'override_reason')} data-testid="reverse-override-reason" />
+        ) : null}
+        {error && !isFieldError(error, ['entry_date', 'override_reason']) ? <ErrorNotice error={error} /> : null}
         <div className="form-actions">
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="danger" busy={busy} data-testid="reverse-confirm">Post reversal</Button>
+          <Button type="submit" variant="danger" busy={busy} disabled={locked && canOverride && !reason.trim()} data-testid="reverse-confirm">Post reversal</Button>
         </div>
       </form>
     </Dialog>

@@ -130,6 +130,7 @@ export function JournalPage() {
             <table className="table" data-testid="journal-table">
               <thead>
                 <tr>
+                  <th scope="col" className="col-number hide-narrow">No.</th>
                   <th scope="col" className="col-date hide-narrow">Date</th>
                   <th scope="col" className="col-text">Description</th>
                   <th scope="col" className="hide-narrow">Accounts</th>
@@ -144,9 +145,10 @@ export function JournalPage() {
                   const names = [...new Set(entry.lines.map((line) => line.account_name))];
                   return (
                     <tr key={entry.id} data-testid="journal-row" data-entry-id={entry.id}>
+                      <td className="col-number mono nowrap hide-narrow" data-testid="journal-entry-number">#{entry.entry_number}</td>
                       <td className="col-date nowrap hide-narrow">{formatDate(entry.entry_date)}</td>
                       <td>
-                        <span className="show-narrow muted small">{formatDate(entry.entry_date)}<br /></span>
+                        <span className="show-narrow muted small">#{entry.entry_number} · {formatDate(entry.entry_date)}<br /></span>
                         <Link to={`/journal/${entry.id}`}>{entry.description}</Link>
                         {entry.entry_type !== 'standard' ? <> <Badge tone={entry.entry_type === 'closing' ? 'info' : 'warn'}>{entry.entry_type}</Badge></> : null}
                         {entry.reversed_by_id ? <> <Badge>reversed</Badge></> : null}

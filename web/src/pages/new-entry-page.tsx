@@ -24,7 +24,7 @@ import { copyDate, type CopyDateReason } from '../lib/copy-date.js';
 import { formatDate, todayIso } from '../lib/dates.js';
 import { randomId } from '../lib/ids.js';
 import { absolute, formatAmountInput, parseAmountInput } from '../lib/money.js';
-import { isPostingAccount, periodCovering, useAccounts, useCurrencies, usePeriods } from '../lib/reference.js';
+import { isPostingAccount, periodCovering, useAccounts, useCurrencies, usePeriods, useSettings } from '../lib/reference.js';
 import { Link, navigate, useSearchParams } from '../lib/router.js';
 import { useStickyBarHeight } from '../lib/sticky-bar.js';
 import { toast } from '../lib/toast.js';
@@ -87,7 +87,27 @@ export function canCopyEntry(entry: Pick<EntryView, 'entry_type'>): boolean {
   return entry.entry_type === 'standard';
 }
 
-const ENTRY_FIELDS = ['entry_date', 'description', 'reference'];
+const ENTRY_FIELDS = ['entry_date', 'description', 'reference', 'override_reason'];
+
+/**
+ * What the form says about the lock date (settings' `lock_date`) when the entry's date is on or
+ * before it: posting is refused unless the poster holds periods:override and gives a reason.
+ * Used by the reverse dialog too.
+ */
+export function LockNotice({ lockDate, canOverride, what = 'This entry' }: { lockDate: string; canOverride: boolean; what?: string }) {
+  return (
+    <Notice tone="warning" title={`The books are locked through ${formatDate(lockDate)}`} data-testid="entry-lock-notice">
+      {canOverride
+        ? `${what} is dated on or before the lock date. You hold periods:override: give the reason it belongs there; the entry and the audit log keep it.`
+        : `${what} is dated on or before the lock date, so it will be refused. Date it after ${formatDate(lockDate)}, or ask someone with the periods:override permission (or an administrator) to post it.`}
+    </Notice>
+  );
+}
+
+/** True when `date` is on or before the lock date (ISO dates compare as text). */
+export function isLocked(date: string, lockDate: string | null | undefined): lockDate is string {
+  return Boolean(lockDate) && date !== '' && date <= lockDate!;
+}
 
 const PAGE_TITLE = 'New journal entry';
 
@@ -184,12 +204,15 @@ interface EntryFormProps {
 }
 
 function EntryForm({ initial, confirmation, focusFirstField = false, onPostedAndNew }: EntryFormProps) {
+  const { can } = useUser();
+  const settings = useSettings();
   const accounts = useAccounts();
   const currencies = useCurrencies();
   const periods = usePeriods();
   const [date, setDate] = useState(initial.date);
   const [description, setDescription] = useState(initial.description);
   const [reference, setReference] = useState('');
+  const [overrideReason, setOverrideReason] = useState('');
   const [lines, setLines] = useState<LineState[]>(initial.lines);
   const [error, setError] = useState<unknown>();
   /** Which UI line each index of the last submitted body came from, to place `lines[i]` errors. */
@@ -207,6 +230,9 @@ function EntryForm({ initial, confirmation, focusFirstField = false, onPostedAnd
     ?? (currencies.data?.length === 1 ? currencies.data[0] : undefined);
   const scale = currency?.asset_scale ?? 2;
   const period = periodCovering(periods.data, date);
+  const lockDate = settings.data?.lock_date ?? null;
+  const locked = isLocked(date, lockDate);
+  const canOverride = can('periods:override');
   const amountOptions = { currency };
   const zero = formatAmountInput(0n, scale);
 
@@ -248,6 +274,7 @@ function EntryForm({ initial, confirmation, focusFirstField = false, onPostedAnd
     else if ((check.debit ?? 0n) === 0n && (check.credit ?? 0n) === 0n) problems.push(`Line ${index + 1}: enter a debit or a credit`);
   });
   if (difference !== 0n) problems.push('Debits and credits must be equal');
+  if (locked && canOverride && !overrideReason.trim()) problems.push('Give the reason for posting on or before the lock date');
   const canSubmit = problems.length === 0 && !busy;
 
   /** Once the user edits the field the server complained about, its message is stale. */
@@ -299,6 +326,7 @@ function EntryForm({ initial, confirmation, focusFirstField = false, onPostedAnd
       entry_date: date,
       description: description.trim(),
       ...(reference.trim() ? { reference: reference.trim() } : {}),
+      ...(locked && canOverride ? { override_reason: overrideReason.trim() } : {}),
       lines: kept.map((line) => {
         const check = checks[lines.indexOf(line)]!;
         return {
@@ -351,6 +379,12 @@ function EntryForm({ initial, confirmation, focusFirstField = false, onPostedAnd
             <InputField label="Reference" value={reference} onChange={(event) => { setReference(event.target.value); clearErrorFor('reference'); }} maxLength={200}
               placeholder="Invoice no." error={serverError('reference')} data-testid="entry-reference" />
           </div>
+          {locked ? <LockNotice lockDate={lockDate} canOverride={canOverride} /> : null}
+          {locked && canOverride ? (
+            <InputField label="Override reason" required value={overrideReason} maxLength={1000}
+              onChange={(event) => { setOverrideReason(event.target.value); clearErrorFor('override_reason'); }}
+              hint="Why this entry belongs on or before the lock date" error={serverError('override_reason')} data-testid="entry-override-reason" />
+          ) : null}
           {periods.data && period?.status === 'closed' ? (
             <Notice tone="warning">{period.name} is closed ({formatDate(period.start_date)} – {formatDate(period.end_date)}); choose a date in an open period.</Notice>
           ) : null}

@@ -1,14 +1,16 @@
 /**
- * Settings: the company name printed on reports, the retained earnings account (the default, and
- * one per other currency), and who you are signed in as.
+ * Settings: the company name printed on reports, the base currency reports are translated into,
+ * the lock date, the retained earnings account (the default, and one per other currency), and who
+ * you are signed in as.
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { settings as settingsApi } from '../api/endpoints.js';
 import { type AccountView, type CurrencyView, PERMISSION_KEYS, type SettingsView } from '../api/types.js';
 import { useUser } from '../auth/auth.js';
-import { AccountSelect } from '../components/pickers.js';
+import { AccountSelect, CurrencySelect } from '../components/pickers.js';
 import { Badge, Button, Card, ErrorNotice, InputField, Loading, Notice, PageHeader } from '../components/ui.js';
 import { fieldError } from '../lib/form-errors.js';
+import { formatDate } from '../lib/dates.js';
 import { accountLabel, useAccounts, useCurrencies, useCurrencyMap, useSettings } from '../lib/reference.js';
 import { Link } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
@@ -40,6 +42,8 @@ export function SettingsPage() {
     <>
       <PageHeader title="Settings" />
       {settings.data ? <CompanyName current={settings.data.company_name} canWrite={can('settings:write')} /> : null}
+      {settings.data ? <BaseCurrency current={settings.data.base_currency_id} canWrite={can('settings:write')} /> : null}
+      {settings.data ? <LockDate current={settings.data.lock_date} canWrite={can('settings:write')} /> : null}
       <Card title="Retained earnings account" data-testid="settings-retained-earnings">
         <p className="muted">Closing a period moves its net income here. It must be an active equity account that is not a control account;
           its currency is also the default currency of the balance sheet and income statement.</p>
@@ -117,6 +121,77 @@ function CompanyName({ current, canWrite }: { current: string | null; canWrite: 
         </form>
       ) : null}
       {error && !fieldError(error, 'company_name') ? <ErrorNotice error={error} /> : null}
+    </Card>
+  );
+}
+
+/** The currency reports, the dashboard and rates are expressed in (docs/currencies.md). */
+function BaseCurrency({ current, canWrite }: { current: string | null; canWrite: boolean }) {
+  const currencies = useCurrencies();
+  const [currencyId, setCurrencyId] = useState(current ?? '');
+  const { busy, error, run } = useSubmit();
+  useEffect(() => setCurrencyId(current ?? ''), [current]);
+  const currentCurrency = currencies.data?.find((currency) => currency.id === current);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      await settingsApi.update({ base_currency_id: currencyId });
+      invalidate();
+      toast('Base currency saved');
+    });
+  };
+  return (
+    <Card title="Base currency" data-testid="settings-base-currency">
+      <p className="muted">Reports “in the base currency” translate every account into it at the exchange rates
+        (<Link to="/rates">Exchange rates</Link>), and the dashboard shows a ledger in several currencies in it. Until one is chosen,
+        it is the retained earnings account's currency.</p>
+      <p>Currently: {currentCurrency ? <strong data-testid="base-currency-current">{currentCurrency.code} · {currentCurrency.name}</strong>
+        : <strong data-testid="base-currency-unset">not set</strong>}</p>
+      {canWrite ? (
+        <form className="form form--inline" onSubmit={submit}>
+          <CurrencySelect label="Base currency" currencies={currencies.data} value={currencyId} onChange={setCurrencyId} emptyLabel="Choose…"
+            required error={fieldError(error, 'base_currency_id')} data-testid="base-currency-select" />
+          <Button type="submit" variant="primary" busy={busy} disabled={!currencyId || currencyId === (current ?? '')} data-testid="base-currency-save">Save</Button>
+        </form>
+      ) : null}
+      {error && !fieldError(error, 'base_currency_id') ? <ErrorNotice error={error} /> : null}
+    </Card>
+  );
+}
+
+/**
+ * The lock date (Xero's and QuickBooks's): entries and reversals dated on or before it are
+ * refused unless posted with periods:override and a reason. Clearing it removes the lock.
+ */
+function LockDate({ current, canWrite }: { current: string | null; canWrite: boolean }) {
+  const [date, setDate] = useState(current ?? '');
+  const { busy, error, run } = useSubmit();
+  useEffect(() => setDate(current ?? ''), [current]);
+  const save = (lockDate: string | null) => void run(async () => {
+    await settingsApi.update({ lock_date: lockDate });
+    invalidate();
+    toast(lockDate === null ? 'Lock date removed' : `Books locked through ${formatDate(lockDate)}`);
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save(date === '' ? null : date);
+  };
+  return (
+    <Card title="Lock date" data-testid="settings-lock-date">
+      <p className="muted">Entries and reversals dated on or before the lock date are refused, unless someone with the
+        periods:override permission posts them with a reason, which the entry and the audit log keep. Unlike closing a period,
+        a lock can be moved or removed.</p>
+      <p>Currently: {current ? <strong data-testid="lock-date-current">locked through {formatDate(current)}</strong>
+        : <strong data-testid="lock-date-unset">no lock</strong>}</p>
+      {canWrite ? (
+        <form className="form form--inline" onSubmit={submit}>
+          <InputField label="Lock date" type="date" value={date} onChange={(event) => setDate(event.target.value)}
+            error={fieldError(error, 'lock_date')} data-testid="lock-date-input" />
+          <Button type="submit" variant="primary" busy={busy} disabled={date === (current ?? '')} data-testid="lock-date-save">Save</Button>
+          {current !== null ? <Button onClick={() => save(null)} disabled={busy} data-testid="lock-date-clear">Remove lock</Button> : null}
+        </form>
+      ) : null}
+      {error && !fieldError(error, 'lock_date') ? <ErrorNotice error={error} /> : null}
     </Card>
   );
 }

@@ -7,11 +7,15 @@
  * columns" (`?columns=all`, so a printed or bookmarked report keeps it) adds the account type and
  * the debit and credit totals. The signed net balance is not a column of its own: it is the debit
  * or the credit balance, and printing it again put each figure on the page twice (it stays in the CSV).
+ *
+ * "In <base code>" (`?presentation_currency_id=`) translates every account into the base currency:
+ * one table, each row with its own figure in its account's currency in an extra column, and the
+ * row "Exchange differences on translation" (no account) that makes it balance.
  */
 import { reports } from '../../api/endpoints.js';
 import type { TrialBalanceView } from '../../api/types.js';
 import { CurrencySelect, PeriodSelect, TYPE_LABELS } from '../../components/pickers.js';
-import { Badge, Checkbox, EmptyState, ErrorNotice, InputField, Loading, Money } from '../../components/ui.js';
+import { Badge, Checkbox, EmptyState, InputField, Loading, Money } from '../../components/ui.js';
 import { csvFileName, downloadCsv, reportCoverage } from '../../lib/csv.js';
 import { todayIso } from '../../lib/dates.js';
 import { groupDigits } from '../../lib/money.js';
@@ -19,6 +23,7 @@ import { useCurrencies, useCurrencyMap, usePeriods } from '../../lib/reference.j
 import { Link, setSearchParams, useSearchParams } from '../../lib/router.js';
 import { useApi } from '../../lib/use-api.js';
 import { ReportFrame } from './report-frame.js';
+import { OriginalAmount, originalCells, PRESENTATION_PARAM, ReportError, TranslateToggle, usePresentation } from './translation.js';
 
 export function TrialBalancePage() {
   const search = useSearchParams();
@@ -28,30 +33,45 @@ export function TrialBalancePage() {
   const startDate = search.get('start') ?? '';
   const endDate = search.get('end') ?? '';
   const allColumns = search.get('columns') === 'all';
+  const presentation = usePresentation(search);
+  const { presentationId } = presentation;
+  const translated = presentationId !== '';
   const periods = usePeriods();
   const currencies = useCurrencies();
   const currencyMap = useCurrencyMap();
-  const report = useApi(`trial-balance:${periodId}:${asOfDate}:${startDate}:${endDate}:${currencyId}`, () => reports.trialBalance({
-    ...(periodId ? { period_id: periodId } : {}), ...(currencyId ? { currency_id: currencyId } : {}),
+  // Translated, the report covers every currency: a currency chosen too is left out (the API takes one or the other).
+  const report = useApi(`trial-balance:${periodId}:${asOfDate}:${startDate}:${endDate}:${translated ? '' : currencyId}:${presentationId}`, () => reports.trialBalance({
+    ...(periodId ? { period_id: periodId } : {}), ...(currencyId && !translated ? { currency_id: currencyId } : {}),
+    ...(translated ? { presentation_currency_id: presentationId } : {}),
     ...(asOfDate ? { as_of_date: asOfDate } : {}), ...(startDate ? { start_date: startDate } : {}), ...(endDate ? { end_date: endDate } : {}),
   }));
   const period = periods.data?.find((row) => row.id === periodId);
   const currency = currencyMap.get(currencyId);
-  const scope = `${report.data?.label ?? (period ? period.name : 'All time')} · ${currency ? currency.code : 'all currencies'}`;
+  const scope = `${report.data?.label ?? (period ? period.name : 'All time')} · ${translated ? `all currencies in ${presentation.base?.code ?? ''}`
+    : currency ? currency.code : 'all currencies'}`;
   // As of a date means balances; a period or a from/to range means movement: choosing one clears the other.
   const update = (changes: Record<string, string>) => setSearchParams({
-    period: periodId, as_of: asOfDate, start: startDate, end: endDate, currency: currencyId, columns: allColumns ? 'all' : '', ...changes,
+    period: periodId, as_of: asOfDate, start: startDate, end: endDate, currency: currencyId, columns: allColumns ? 'all' : '',
+    [PRESENTATION_PARAM]: presentationId, ...changes,
   });
+  const codeOf = (id: string) => currencyMap.get(id)?.code;
 
-  const exportCsv = (data: TrialBalanceView) => downloadCsv(csvFileName(data.company_name, ['trial-balance', reportCoverage(data, todayIso()), currency?.code]),
-    ['currency', 'account_number', 'account_name', 'account_type', 'debit_total', 'credit_total', 'net_balance', 'debit_balance',
-      'credit_balance'],
-    [
-      ...data.rows.map((row) => [currencyMap.get(row.currency_id)?.code ?? row.currency_id, row.account_number, row.account_name, row.account_type,
-        row.display_debit_total, row.display_credit_total, row.display_net_balance, row.display_debit_balance, row.display_credit_balance]),
-      ...data.totals.map((total) => [currencyMap.get(total.currency_id)?.code ?? total.currency_id, '', 'Total', '',
-        total.display_debit_total, total.display_credit_total, '', total.display_debit_balance, total.display_credit_balance]),
-    ]);
+  // Translated, every amount is in the presentation currency, and the row's own figure follows in two more columns.
+  const exportCsv = (data: TrialBalanceView) => {
+    const presented = data.presentation_currency_id;
+    const rowCurrency = (id: string) => codeOf(presented ?? id) ?? id;
+    downloadCsv(csvFileName(data.company_name, ['trial-balance', reportCoverage(data, todayIso()), presented ? `in-${codeOf(presented)}` : currency?.code]),
+      ['currency', 'account_number', 'account_name', 'account_type', 'debit_total', 'credit_total', 'net_balance', 'debit_balance',
+        'credit_balance', ...(presented ? ['original_currency', 'original_net_balance'] : [])],
+      [
+        ...data.rows.map((row) => [rowCurrency(row.currency_id), row.account_number, row.account_name, row.account_type,
+          row.display_debit_total, row.display_credit_total, row.display_net_balance, row.display_debit_balance, row.display_credit_balance,
+          ...(presented ? originalCells(row, codeOf) : [])]),
+        ...data.totals.map((total) => [rowCurrency(total.currency_id), '', 'Total', '',
+          total.display_debit_total, total.display_credit_total, '', total.display_debit_balance, total.display_credit_balance,
+          ...(presented ? ['', ''] : [])]),
+      ]);
+  };
 
   return (
     <ReportFrame title="Trial balance" scope={scope} testId="report-trial-balance"
@@ -65,14 +85,15 @@ export function TrialBalancePage() {
           onChange={(event) => update({ start: event.target.value, period: '', as_of: '' })} />
         <InputField label="To (movement)" type="date" value={endDate} data-testid="report-end"
           onChange={(event) => update({ end: event.target.value, period: '', as_of: '' })} />
-        <CurrencySelect label="Currency" currencies={currencies.data} value={currencyId} emptyLabel="All currencies"
-          onChange={(value) => update({ currency: value })} data-testid="report-currency" />
+        <CurrencySelect label="Currency" currencies={currencies.data} value={translated ? '' : currencyId} emptyLabel="All currencies"
+          disabled={translated} onChange={(value) => update({ currency: value })} data-testid="report-currency" />
+        <TranslateToggle presentation={presentation} onChange={(value) => update({ [PRESENTATION_PARAM]: value })} />
         <div className="filters__toggle">
           <Checkbox label="All columns" hint="Type, debits and credits" checked={allColumns}
             onChange={(event) => update({ columns: event.target.checked ? 'all' : '' })} data-testid="trial-balance-all-columns" />
         </div>
       </>}>
-      {report.error ? <ErrorNotice error={report.error} onRetry={report.reload} /> : null}
+      {report.error ? <ReportError error={report.error} onRetry={report.reload} /> : null}
       {report.loading && !report.data ? <Loading /> : null}
       {report.data && report.data.rows.length === 0 ? <EmptyState title="No activity in this range" /> : null}
       {report.data && report.data.rows.length > 0 ? (
@@ -83,12 +104,13 @@ export function TrialBalancePage() {
           </p>
           {report.data.totals.map((total) => {
             const code = currencyMap.get(total.currency_id)?.code ?? total.currency_id;
-            const rows = report.data!.rows.filter((row) => row.currency_id === total.currency_id);
+            // Translated, every row is in the one total's currency, whatever its account's own.
+            const rows = translated ? report.data!.rows : report.data!.rows.filter((row) => row.currency_id === total.currency_id);
             return (
               <section key={total.currency_id} className="card card--flush report__section">
                 {/* Outside the scrolling frame, so that it stays in view when the amounts scroll. */}
                 <h2 className="table__caption" id={`trial-balance-caption-${total.currency_id}`}>
-                  {code}{!total.is_balanced ? ' · debits and credits differ' : ''}
+                  {translated ? `All currencies in ${code}, at the exchange rates` : code}{!total.is_balanced ? ' · debits and credits differ' : ''}
                 </h2>
                 <div className="table-wrap">
                   <table className="table table--key-column" aria-labelledby={`trial-balance-caption-${total.currency_id}`}
@@ -103,14 +125,17 @@ export function TrialBalancePage() {
                         </> : null}
                         <th scope="col" className="num">Debit balance</th>
                         <th scope="col" className="num">Credit balance</th>
+                        {translated ? <th scope="col" className="num">Original net balance</th> : null}
                       </tr>
                     </thead>
                     <tbody>
                       {rows.map((row) => (
-                          <tr key={row.account_id} data-testid="trial-balance-row">
+                          <tr key={row.account_id ?? 'translation-difference'} data-testid={row.account_id ? 'trial-balance-row' : 'translation-difference-row'}>
                             <th scope="row">
-                              <span className="mono muted">{row.account_number} </span>
-                              <Link to={`/accounts/${row.account_id}`}>{row.account_name}</Link>
+                              {row.account_id ? <>
+                                <span className="mono muted">{row.account_number} </span>
+                                <Link to={`/accounts/${row.account_id}`}>{row.account_name}</Link>
+                              </> : <em>{row.account_name}</em>}
                             </th>
                             {allColumns ? <>
                               <td className="hide-narrow muted nowrap">{TYPE_LABELS[row.account_type as keyof typeof TYPE_LABELS] ?? row.account_type}</td>
@@ -119,6 +144,11 @@ export function TrialBalancePage() {
                             </> : null}
                             <td className="num">{row.debit_balance === '0' ? '' : <Money display={groupDigits(row.display_debit_balance)} />}</td>
                             <td className="num">{row.credit_balance === '0' ? '' : <Money display={groupDigits(row.display_credit_balance)} />}</td>
+                            {translated ? (
+                              <td className="num nowrap">
+                                {row.account_id ? <OriginalAmount value={row.original_amount} display={row.display_original_amount} currencyId={row.currency_id} /> : null}
+                              </td>
+                            ) : null}
                           </tr>
                       ))}
                     </tbody>
@@ -132,6 +162,7 @@ export function TrialBalancePage() {
                         </> : null}
                         <td className="num" data-testid="trial-balance-total-debit-balance"><Money display={groupDigits(total.display_debit_balance)} /></td>
                         <td className="num" data-testid="trial-balance-total-credit-balance"><Money display={groupDigits(total.display_credit_balance)} /></td>
+                        {translated ? <td /> : null}
                       </tr>
                     </tfoot>
                   </table>
