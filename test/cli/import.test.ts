@@ -99,7 +99,7 @@ describe('ledger journal-entries import of a file with a bad entry', () => {
   it.each([
     ['an unbalanced entry', () => JSON.stringify({ entry_date: '2026-03-01', description: 'Unbalanced', lines: [
       { account_id: books.cash.id, debit_amount: '100' }, { account_id: books.sales.id, credit_amount: '90' }] }),
-    'error [UNBALANCED_ENTRY] (entries[35].lines): Line 37: Debits (100) differ from credits (90)\n'],
+    'error [UNBALANCED_ENTRY] (entries[35].lines): Line 37: Debits 1.00 USD differ from credits 0.90 USD\n'],
     ['an unknown account', () => JSON.stringify(entry(books.cash.id, 'no-such-account', '5')),
       'error [VALIDATION_ERROR] (entries[35].lines[1].account_id): Line 37: Account no-such-account does not exist\n'],
     ['malformed JSON', () => '{"entry_date": "2026-03-01", "description": ',
@@ -187,7 +187,7 @@ describe('ledger journal-entries import of CSV', () => {
     const run = ledger(['journal-entries', 'import', write('bad.csv', `${rows.join('\n')}\n`)], { db, apiKey: books.adminKey });
     expect(run).toEqual({
       status: 1, stdout: '',
-      stderr: 'error [UNBALANCED_ENTRY] (entries[1].lines): Line 4: Debits (100) differ from credits (99)\n'
+      stderr: 'error [UNBALANCED_ENTRY] (entries[1].lines): Line 4: Debits 1.00 USD differ from credits 0.99 USD\n'
         + 'hint: Fix the entry on line 4; nothing was imported\n',
     });
     expect(ledgerJson(['journal-entries', 'list'], { db }).data).toHaveLength(before);
