@@ -154,12 +154,15 @@ Example:
     .addOption(new Option('--format <format>', 'file format (default: from the file extension)').choices(['jsonl', 'csv']))
     .addHelpText('after', `
 JSON lines: one API entry body per line.
-CSV: a header row with entry,entry_date,description,reference,account_id,debit_amount,credit_amount,line_description;
-rows with the same "entry" value (consecutive) form one entry; amounts in the smallest currency unit.
-A bad entry rejects the whole file and names its line number.
+CSV: a header row with entry,entry_date,description,reference,account_number,debit,credit,line_description;
+rows with the same "entry" value (consecutive) form one entry; debit and credit in major units (3200.00),
+with at most the decimal places of the account's currency. The header may name account_id instead of
+account_number, and debit_amount,credit_amount (minor units, 320000) instead of debit,credit.
+A bad entry or row rejects the whole file and names its line number.
 
-Example:
-  $ ledger journal-entries import entries.jsonl --api-key tsk_...`)
+Examples:
+  $ ledger journal-entries import entries.jsonl --api-key tsk_...
+  $ ledger journal-entries import march.csv --api-key tsk_...`)
     .action(withService(async (service, global, options: { format?: string }, file: string) => {
       const actor = await actorFromApiKey(service, global, 'journal-entries import');
       const { importEntries } = await import('../import-entries.js');
