@@ -298,9 +298,9 @@ describe('ledger bank rules, lines and decisions', () => {
       '2026-03-04  Entgelt Kontoführung',
       `  id ${entryId}  standard`,
       `  hash ${hash}`,
-      'ACCOUNT  NAME         DEBIT  CREDIT  MEMO',
-      '1010     US checking           9.90',
-      '6100     Bank fees     9.90',
+      'ACCOUNT  NAME            DEBIT    CREDIT  MEMO',
+      '1010     US checking            9.90 USD',
+      '6100     Bank fees    9.90 USD',
       '',
     ].join('\n') });
     expect(entryCount()).toBe(count + 1);
