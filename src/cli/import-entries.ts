@@ -3,22 +3,20 @@
  * and posts them all in one transaction. The file is streamed: entries are read, checked and
  * posted one after another, so a file of any size imports in flat memory. The first bad entry
  * rejects the whole file (the transaction rolls back), and the error names its line in the file.
+ * A CSV file names accounts by number or id and gives amounts in major or minor units
+ * (`csv-journal.ts` reads its rows).
  */
 import { createReadStream, fstatSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
 import { LedgerError, validationError } from '../domain/errors.js';
 import type { Actor } from '../service/actor.js';
 import type { LedgerService } from '../service/ledger-service.js';
 import { CreateEntryBody, type CreateEntryInput } from '../schemas/journal-entry.js';
 import { assertMatches } from '../schemas/validate.js';
+import { type CsvChart, type SourcedEntry, csvJournalReader } from './csv-journal.js';
+import { collect } from './paging.js';
 import { progressBar } from './progress-bar.js';
-
-interface SourcedEntry {
-  entry: CreateEntryInput;
-  line: number;
-}
 
 /** An open input: its bytes, how many have been read, and its size when known (a regular file). */
 interface Source {
@@ -30,7 +28,8 @@ interface Source {
 export async function importEntries(service: LedgerService, actor: Actor, file: string, format?: string): Promise<number> {
   const kind = format ?? (file.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
   if (kind !== 'csv' && kind !== 'jsonl') throw validationError(`Unknown format ${kind}`, 'format', 'Use jsonl or csv');
-  const readEntries = kind === 'csv' ? fromCsv : fromJsonLines;
+  // The chart is read before the transaction, for a CSV file's account numbers and currency scales.
+  const readEntries = kind === 'csv' ? csvJournalReader(await chartForCsv(service)) : fromJsonLines;
   // Opened now, so that a missing file is reported before the transaction begins.
   let source = openSource(file);
   let reads = 0;
@@ -131,42 +130,21 @@ async function* fromJsonLines(stream: Readable): AsyncGenerator<SourcedEntry> {
   }
 }
 
-const CSV_COLUMNS = ['entry', 'entry_date', 'description', 'reference', 'account_id', 'debit_amount', 'credit_amount', 'line_description'];
-const REQUIRED_CSV_COLUMNS = ['entry', 'entry_date', 'account_id'];
-
-/** Consecutive rows with the same `entry` value form one entry; empty cells are absent. */
-async function* fromCsv(stream: Readable): AsyncGenerator<SourcedEntry> {
-  const optional = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
-  const rows = stream.pipe(parse({ columns: true, skip_empty_lines: true, trim: true, info: true, bom: true }));
-  let pending: SourcedEntry | undefined;
-  let currentKey: string | undefined;
-  try {
-    for await (const { record, info } of rows as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-      if (pending === undefined) {
-        const missing = REQUIRED_CSV_COLUMNS.filter((column) => !(column in record));
-        if (missing.length > 0) {
-          throw validationError(`The CSV header lacks ${missing.join(', ')}`, 'file', `Use the columns ${CSV_COLUMNS.join(',')}`);
-        }
-      }
-      const row = {
-        account_id: record.account_id ?? '',
-        debit_amount: optional(record.debit_amount),
-        credit_amount: optional(record.credit_amount),
-        description: optional(record.line_description),
-      };
-      if (pending === undefined || record.entry !== currentKey) {
-        if (pending !== undefined) yield pending;
-        currentKey = record.entry;
-        const entry: CreateEntryInput = { entry_date: record.entry_date ?? '', description: record.description ?? '', lines: [] };
-        const reference = optional(record.reference);
-        if (reference !== undefined) entry.reference = reference;
-        pending = { entry, line: info.lines };
-      }
-      pending.entry.lines.push(row);
-    }
-  } catch (error) {
-    if (error instanceof LedgerError) throw error;
-    throw validationError(`The CSV file cannot be read: ${(error as Error).message}`, 'file');
+/** Every account by number and by id, with its currency's code and scale. */
+async function chartForCsv(service: LedgerService): Promise<CsvChart> {
+  const [accounts, { data: currencies }] = await Promise.all([
+    service.chartOfAccounts(),
+    collect((cursor) => service.listCurrencies({ limit: 200, cursor }), {}),
+  ]);
+  const currencyById = new Map(currencies.map((currency) => [currency.id, currency]));
+  const byNumber = new Map<string, { id: string; currency: { code: string; asset_scale: number } }>();
+  const byId = new Map<string, { id: string; currency: { code: string; asset_scale: number } }>();
+  for (const account of accounts) {
+    const currency = currencyById.get(account.currency_id);
+    if (currency === undefined) continue;
+    const known = { id: account.id, currency: { code: currency.code, asset_scale: currency.asset_scale } };
+    byNumber.set(account.account_number, known);
+    byId.set(account.id, known);
   }
-  if (pending !== undefined) yield pending;
+  return { byNumber, byId };
 }

@@ -83,6 +83,15 @@ export class ServiceContext {
     return currency;
   }
 
+  /** The currencies of the given accounts by id (code and scale, for messages that name amounts). */
+  async currenciesOf(accounts: Iterable<{ currency_id: string }>, reads: LedgerReads = this.store): Promise<Map<string, Currency>> {
+    const currencies = new Map<string, Currency>();
+    for (const { currency_id: id } of accounts) {
+      if (!currencies.has(id)) currencies.set(id, await this.currency(id, reads));
+    }
+    return currencies;
+  }
+
   async scaleOf(currencyId: string, reads: LedgerReads = this.store): Promise<number> {
     return (await this.currency(currencyId, reads)).asset_scale;
   }

@@ -53,7 +53,8 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
   const lines = parseLines(input.lines);
   const accounts = await tx.getAccounts(lines.map((line) => line.account_id));
   const period = await tx.findPeriodContaining(entryDate);
-  const valid = validateEntry(entryDate, lines, { accounts, period, allowInactiveAccounts: meta.entry_type === 'closing' });
+  const currencies = await ctx.currenciesOf(accounts.values(), tx);
+  const valid = validateEntry(entryDate, lines, { accounts, period, currencies, allowInactiveAccounts: meta.entry_type === 'closing' });
   const overrideReason = await lockDateOverride(tx, entryDate, meta);
   const entry: JournalEntry = {
     id: ctx.runtime.newId(),

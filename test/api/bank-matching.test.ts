@@ -166,7 +166,7 @@ describe('bank rules and matching', () => {
     const paid18 = await postEntry(api, books.bank.id, books.receivables.id, '50000', '2026-03-06', 'ACME pays RE-18');
     const mismatch = await api.request('POST', `/api/v1/bank-lines/${lines[3].id}/match`, { journal_entry_ids: [paid17.id] });
     expectError(mismatch, 400, 'AMOUNT_MISMATCH', 'journal_entry_ids');
-    expect(mismatch.body.message).toBe('The entries move the bank account by 1000.00, the bank line by 1500.00');
+    expect(mismatch.body.message).toBe(`The entries move the bank account by 1000.00 ${books.currency.code}, the bank line by 1500.00 ${books.currency.code}`);
     expectError(await api.request('POST', `/api/v1/bank-lines/${lines[3].id}/match`, { journal_entry_ids: [invoice17.id] }), 400, 'VALIDATION_ERROR',
       'journal_entry_ids[0]');
     // The entries answer in the order given, not the order they were posted in.

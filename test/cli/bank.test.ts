@@ -298,9 +298,9 @@ describe('ledger bank rules, lines and decisions', () => {
       '2026-03-04  Entgelt Kontoführung',
       `  id ${entryId}  standard`,
       `  hash ${hash}`,
-      'ACCOUNT  NAME         DEBIT  CREDIT  MEMO',
-      '1010     US checking           9.90',
-      '6100     Bank fees     9.90',
+      'ACCOUNT  NAME            DEBIT    CREDIT  MEMO',
+      '1010     US checking            9.90 USD',
+      '6100     Bank fees    9.90 USD',
       '',
     ].join('\n') });
     expect(entryCount()).toBe(count + 1);
@@ -355,7 +355,7 @@ describe('ledger bank rules, lines and decisions', () => {
     const paid18 = cli(['journal-entries', 'create', '--file', writeFile('paid18.json', entry(books.checking.id, books.acme.id, '50000', '2026-03-06', 'ACME pays RE-18'))]).data;
     const mismatch = ledger(['bank', 'match', lines.acme.id, '--entry', paid17.id], { db, apiKey: books.adminKey });
     expect(mismatch).toEqual({ status: 1, stdout: '', stderr: 'error [AMOUNT_MISMATCH] (journal_entry_ids): The entries move the bank account by '
-      + '1000.00, the bank line by 1500.00\nhint: Match entries whose lines on the bank account add up to exactly the bank line (money in is a '
+      + '1000.00 USD, the bank line by 1500.00 USD\nhint: Match entries whose lines on the bank account add up to exactly the bank line (money in is a '
       + 'debit of the bank account)\n' });
     const matched = cli(['bank', 'match', lines.acme.id, '--entry', paid17.id, '--entry', paid18.id]).data;
     expect(matched).toMatchObject({ status: 'matched', journal_entry_ids: [paid17.id, paid18.id] });

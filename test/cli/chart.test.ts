@@ -180,15 +180,15 @@ describe('ledger accounts', () => {
     expect(ledger(['accounts', 'list'], { db })).toEqual({
       status: 0, stderr: '',
       stdout: [
-        'ID                                    NUMBER    NAME                   TYPE     NORMAL  PARENT                                ACTIVE',
-        `${ids.cash}  1000      Cash                   asset    debit                                         yes`,
-        `${ids.yen}  1010      Petty cash JPY         asset    debit                                         yes`,
-        `${ids.wallet}  1020      ETH wallet             asset    debit                                         yes`,
-        `${ids.receivables}  1200      Receivables (control)  asset    debit                                         yes`,
-        `${ids.acme}  1200-001  Acme Ltd               asset    debit   ${ids.receivables}  yes`,
-        `${ids.globex}  1200-002  Globex                 asset    debit   ${ids.receivables}  yes`,
-        `${ids.sales}  4000      Sales                  revenue  credit                                        yes`,
-        `${ids.ethIncome}  4100      Staking income         revenue  credit                                        yes`,
+        'ID                                    NUMBER    NAME                   TYPE     NORMAL  CURRENCY  PARENT  ACTIVE',
+        `${ids.cash}  1000      Cash                   asset    debit   USD               yes`,
+        `${ids.yen}  1010      Petty cash JPY         asset    debit   JPY               yes`,
+        `${ids.wallet}  1020      ETH wallet             asset    debit   ETH               yes`,
+        `${ids.receivables}  1200      Receivables (control)  asset    debit   USD               yes`,
+        `${ids.acme}  1200-001  Acme Ltd               asset    debit   USD       1200    yes`,
+        `${ids.globex}  1200-002  Globex                 asset    debit   USD       1200    yes`,
+        `${ids.sales}  4000      Sales                  revenue  credit  USD               yes`,
+        `${ids.ethIncome}  4100      Staking income         revenue  credit  ETH               yes`,
         '',
       ].join('\n'),
     });
@@ -200,9 +200,16 @@ describe('ledger accounts', () => {
     expect(await Promise.all([numbers(['--type', 'revenue']), numbers(['--type', 'liability']), numbers(['--currency', eth]),
       numbers(['--parent', ids.receivables!])])).toEqual([['4000', '4100'], [], ['1020', '4100'], ['1200-001', '1200-002']]);
     expect(ledger(['accounts', 'list', '--type', 'revenue'], { db }).stdout).toBe([
-      'ID                                    NUMBER  NAME            TYPE     NORMAL  PARENT  ACTIVE',
-      `${ids.sales}  4000    Sales           revenue  credit          yes`,
-      `${ids.ethIncome}  4100    Staking income  revenue  credit          yes`,
+      'ID                                    NUMBER  NAME            TYPE     NORMAL  CURRENCY  PARENT  ACTIVE',
+      `${ids.sales}  4000    Sales           revenue  credit  USD               yes`,
+      `${ids.ethIncome}  4100    Staking income  revenue  credit  ETH               yes`,
+      '',
+    ].join('\n'));
+    // A sub-account listed without its control account still names it by number.
+    expect(ledger(['accounts', 'list', '--parent', '1200'], { db }).stdout).toBe([
+      'ID                                    NUMBER    NAME      TYPE   NORMAL  CURRENCY  PARENT  ACTIVE',
+      `${ids.acme}  1200-001  Acme Ltd  asset  debit   USD       1200    yes`,
+      `${ids.globex}  1200-002  Globex    asset  debit   USD       1200    yes`,
       '',
     ].join('\n'));
   });
@@ -223,16 +230,18 @@ describe('ledger accounts', () => {
       status: 0, stderr: '',
       stdout: lines([['ID', ids.receivables!], ['Number', '1200'], ['Name', 'Receivables'], ['Type', 'asset'], ['Normal balance', 'debit'],
         ['Currency', 'USD'], ['Control account', 'yes'], ['Parent', '-'], ['Entity', '-'], ['XBRL tag', '-'], ['Active', 'yes'],
-        ['Debits', '1235.00'], ['Credits', '1000.00'], ['Balance', '235.00']]),
+        ['Debits', '1235.00 USD'], ['Credits', '1000.00 USD'], ['Balance', '235.00 USD']]),
     });
     expect(ledger(['accounts', 'get', ids.sales!], { db }).stdout).toBe(lines([['ID', ids.sales!], ['Number', '4000'], ['Name', 'Sales'],
       ['Type', 'revenue'], ['Normal balance', 'credit'], ['Currency', 'USD'], ['Control account', 'no'], ['Parent', '-'], ['Entity', '-'],
-      ['XBRL tag', 'us-gaap:Revenues'], ['Active', 'yes'], ['Debits', '0.00'], ['Credits', '1235.00'], ['Balance', '1235.00']]));
+      ['XBRL tag', 'us-gaap:Revenues'], ['Active', 'yes'], ['Debits', '0.00 USD'], ['Credits', '1235.00 USD'], ['Balance', '1235.00 USD']]));
     const balances = (id: string) => ledger(['accounts', 'get', id], { db }).stdout.split('\n').slice(-4, -1);
-    expect(balances(ids.acme!)).toEqual(['Debits:          1234.56', 'Credits:         1000.00', 'Balance:         234.56']);
-    expect(balances(ids.yen!)).toEqual(['Debits:          1500', 'Credits:         0', 'Balance:         1500']);
-    expect(balances(ids.wallet!)).toEqual(['Debits:          1.500000000000000001', 'Credits:         0.000000000000000000',
-      'Balance:         1.500000000000000001']);
+    expect(balances(ids.acme!)).toEqual(['Debits:          1234.56 USD', 'Credits:         1000.00 USD', 'Balance:         234.56 USD']);
+    expect(balances(ids.yen!)).toEqual(['Debits:          1500 JPY', 'Credits:         0 JPY', 'Balance:         1500 JPY']);
+    expect(balances(ids.wallet!)).toEqual(['Debits:          1.500000000000000001 ETH', 'Credits:         0.000000000000000000 ETH',
+      'Balance:         1.500000000000000001 ETH']);
+    // A sub-account names its control account by number and name.
+    expect(ledger(['accounts', 'get', ids.acme!], { db }).stdout).toContain(lines([['Parent', '1200 Receivables']]));
   });
 
   it('get --json adds a balance object to the account', () => {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, type CliRun, cliEnv, entry, ledger, ledgerJson, ROOT, seedBooks, tempFolder } from '../helpers/cli.js';
+import { BIN, type CliRun, cliEnv, entry, ledger, ledgerJson, operator, ROOT, seedBooks, tempFolder, withLedger } from '../helpers/cli.js';
 
 const folder = tempFolder('import');
 afterAll(() => folder.remove());
@@ -99,7 +99,7 @@ describe('ledger journal-entries import of a file with a bad entry', () => {
   it.each([
     ['an unbalanced entry', () => JSON.stringify({ entry_date: '2026-03-01', description: 'Unbalanced', lines: [
       { account_id: books.cash.id, debit_amount: '100' }, { account_id: books.sales.id, credit_amount: '90' }] }),
-    'error [UNBALANCED_ENTRY] (entries[35].lines): Line 37: Debits (100) differ from credits (90)\n'],
+    'error [UNBALANCED_ENTRY] (entries[35].lines): Line 37: Debits 1.00 USD differ from credits 0.90 USD\n'],
     ['an unknown account', () => JSON.stringify(entry(books.cash.id, 'no-such-account', '5')),
       'error [VALIDATION_ERROR] (entries[35].lines[1].account_id): Line 37: Account no-such-account does not exist\n'],
     ['malformed JSON', () => '{"entry_date": "2026-03-01", "description": ',
@@ -187,7 +187,7 @@ describe('ledger journal-entries import of CSV', () => {
     const run = ledger(['journal-entries', 'import', write('bad.csv', `${rows.join('\n')}\n`)], { db, apiKey: books.adminKey });
     expect(run).toEqual({
       status: 1, stdout: '',
-      stderr: 'error [UNBALANCED_ENTRY] (entries[1].lines): Line 4: Debits (100) differ from credits (99)\n'
+      stderr: 'error [UNBALANCED_ENTRY] (entries[1].lines): Line 4: Debits 1.00 USD differ from credits 0.99 USD\n'
         + 'hint: Fix the entry on line 4; nothing was imported\n',
     });
     expect(ledgerJson(['journal-entries', 'list'], { db }).data).toHaveLength(before);
@@ -196,6 +196,98 @@ describe('ledger journal-entries import of CSV', () => {
   it('refuses a CSV file without the required columns', () => {
     const run = ledger(['journal-entries', 'import', write('columns.csv', 'date,amount\n2026-03-01,5\n')], { db, apiKey: books.adminKey });
     expect(run.status).toBe(1);
-    expect(run.stderr.split('\n')[0]).toBe('error [VALIDATION_ERROR] (file): The CSV header lacks entry, entry_date, account_id');
+    expect(run.stderr.split('\n')[0]).toBe('error [VALIDATION_ERROR] (file): The CSV header lacks entry, entry_date, '
+      + 'account_number (or account_id), debit (or debit_amount), credit (or credit_amount)');
+  });
+});
+
+describe('ledger journal-entries import of CSV by account number, in major units', () => {
+  const db = join(folder.dir, 'major.db');
+  let books: Books;
+  let yen: { cash: { id: string }; sales: { id: string } };
+  beforeAll(async () => {
+    books = await seedBooks(db);
+    yen = await withLedger(db, async (service) => {
+      const jpy = await service.createFiatCurrency(operator, 'JPY');
+      const open = (account_number: string, name: string, account_type: 'asset' | 'revenue', normal_balance: 'debit' | 'credit') =>
+        service.createAccount(operator, { account_number, name, currency_id: jpy.id, account_type, normal_balance });
+      return { cash: await open('1100', 'Cash in yen', 'asset', 'debit'), sales: await open('4100', 'Sales in Japan', 'revenue', 'credit') };
+    });
+  });
+
+  const header = 'entry,entry_date,description,reference,account_number,debit,credit,line_description';
+  const importing = (name: string, rows: readonly string[]) =>
+    ledger(['journal-entries', 'import', write(name, `${rows.join('\n')}\n`)], { db, apiKey: books.adminKey });
+  const entryCount = () => ledgerJson(['journal-entries', 'list'], { db }).data.length as number;
+
+  it('names accounts by number and writes amounts as people do, each currency at its own scale', () => {
+    const run = importing('major.csv', [
+      header,
+      'rent,2026-03-01,March rent,R-3,6000,3200.00,,',
+      'rent,,,,1000,,3200.00,',
+      'inv,2026-03-02,Invoice 7,INV-7,1200-001,1250.5,,goods',
+      'inv,,,,4000,,1250.50,',
+      'yen,2026-03-03,Tokyo sale,,1100,15000,,',
+      'yen,,,,4100,,15000,',
+    ]);
+    expect(run).toEqual({ status: 0, stdout: 'Imported 3 entries.\n', stderr: '' });
+    const entries = ledgerJson(['journal-entries', 'list'], { db }).data;
+    expect(entries.map((e: any) => [e.description, e.reference, e.lines.map((l: any) => [l.account_number, l.debit_amount, l.credit_amount,
+      l.description])])).toEqual([
+      ['March rent', 'R-3', [['6000', '320000', '0', null], ['1000', '0', '320000', null]]],
+      ['Invoice 7', 'INV-7', [['1200-001', '125050', '0', 'goods'], ['4000', '0', '125050', null]]],
+      ['Tokyo sale', null, [['1100', '15000', '0', null], ['4100', '0', '15000', null]]],
+    ]);
+    expect(ledgerJson(['accounts', 'get', yen.cash.id], { db }).data.balance.display_balance).toBe('15000');
+  });
+
+  it('takes account ids with major units, and account numbers with minor units', () => {
+    const before = entryCount();
+    expect(importing('ids-major.csv', ['entry,entry_date,description,account_id,debit,credit',
+      `a,2026-03-04,Cash sale,${books.cash.id},19.99,`, `a,,,${books.sales.id},,19.99`]).stdout).toBe('Imported 1 entries.\n');
+    expect(importing('numbers-minor.csv', ['entry,entry_date,description,account_number,debit_amount,credit_amount',
+      'b,2026-03-05,Cash sale,1000,1999,', 'b,,,4000,,1999']).stdout).toBe('Imported 1 entries.\n');
+    const [first, second] = ledgerJson(['journal-entries', 'list'], { db }).data.slice(before);
+    expect([first.lines[0].debit_amount, second.lines[0].debit_amount, second.lines[0].account_id]).toEqual(['1999', '1999', books.cash.id]);
+  });
+
+  it.each([
+    ['more decimal places than the currency has', ['a,2026-03-06,Good,,1000,5.00,,', 'a,,,,4000,,5.00,', 'b,2026-03-06,Typo,,6000,12.345,,',
+      'b,,,,1000,,12.345,'], 'Line 4, column debit: 12.345 has 3 decimal places, and USD has 2',
+    'Write the amount with at most 2 digits after the decimal point, e.g. 3200.00; nothing was imported'],
+    ['any decimal places in a currency without them', ['a,2026-03-06,Yen,,1100,1500.5,,', 'a,,,,4100,,1500.5,'],
+      'Line 2, column debit: 1500.5 has 1 decimal places, and JPY has 0',
+      'Write the amount with at most 0 digits after the decimal point, e.g. 3200; nothing was imported'],
+    ['an unknown account number', ['a,2026-03-06,Good,,1000,5.00,,', 'a,,,,4000,,5.00,', 'b,2026-03-06,Unknown,,6000,5.00,,',
+      'b,,,,4010,,5.00,'], 'Line 5, column account_number: no account has the number "4010"',
+    'Use the number of an existing account (ledger accounts list); nothing was imported'],
+    ['a negative amount', ['a,2026-03-06,Refund,,1000,-5.00,,', 'a,,,,4000,,-5.00,'], 'Line 2, column debit: -5.00 is negative',
+      'Write the amount without a sign, in the credit column; nothing was imported'],
+    ['thousands separators', ['a,2026-03-06,Big,,1000,"3,200.00",,', 'a,,,,4000,,3200.00,'],
+      'Line 2, column debit: "3,200.00" is not an amount in USD such as 3200.00',
+      'Write digits with a decimal point, without thousands separators or a currency sign; nothing was imported'],
+  ])('refuses %s, naming the row and column, and imports nothing', (_label, rows, message, hint) => {
+    const before = entryCount();
+    expect(importing('refused.csv', [header, ...rows])).toEqual({ status: 1, stdout: '',
+      stderr: `error [VALIDATION_ERROR] (file): ${message}\nhint: ${hint}\n` });
+    expect(entryCount()).toBe(before);
+  });
+
+  it('says what an unbalanced entry in major units is off by, in its currency', () => {
+    const run = importing('unbalanced.csv', [header, 'a,2026-03-07,Typo,,1000,92.40,,', 'a,,,,4000,,92.04,']);
+    expect(run.stderr).toBe('error [UNBALANCED_ENTRY] (entries[0].lines): Line 2: Debits 92.40 USD differ from credits 92.04 USD\n'
+      + 'hint: Fix the entry on line 2; nothing was imported\n');
+  });
+
+  it.each([
+    ['both account_number and account_id', 'entry,entry_date,description,account_number,account_id,debit,credit',
+      'The CSV header has both account_number and account_id: a row names its account one way'],
+    ['major and minor units together', 'entry,entry_date,description,account_number,debit,credit_amount',
+      'The CSV header mixes amounts in major units (debit, credit) with amounts in minor units (debit_amount, credit_amount)'],
+    ['only one amount column', 'entry,entry_date,description,account_number,debit', 'The CSV header lacks credit'],
+  ])('refuses a header with %s rather than guess', (_label, head, message) => {
+    const run = importing('header.csv', [head, head.split(',').map(() => '1').join(',')]);
+    expect(run.status).toBe(1);
+    expect(run.stderr.split('\n')[0]).toBe(`error [VALIDATION_ERROR] (file): ${message}`);
   });
 });

@@ -42,9 +42,9 @@ describe('ledger journal-entries create', () => {
       '2026-03-01  Invoice 1001  [INV-1001]',
       `  id ${id}  standard`,
       `  hash ${ledgerJson(['journal-entries', 'get', id!], { db }).data.hash}`,
-      'ACCOUNT   NAME       DEBIT  CREDIT  MEMO',
-      '1200-001  Acme Ltd  250.00',
-      '4000      Sales             250.00  March sale',
+      'ACCOUNT   NAME           DEBIT      CREDIT  MEMO',
+      '1200-001  Acme Ltd  250.00 USD',
+      '4000      Sales                 250.00 USD  March sale',
       '',
     ].join('\n'));
   });
@@ -118,10 +118,10 @@ describe('ledger journal-entries list, get and reverse', () => {
       status: 0, stderr: '',
       stdout: [
         'NO.  ID                                    DATE        TYPE      DESCRIPTION    REFERENCE  AMOUNT',
-        `#1   ${ids.sale}  2026-02-10  standard  Invoice 7      INV-7      1200.00`,
-        `#2   ${ids.rent}  2026-02-28  standard  February rent             800.00`,
-        `#3   ${ids.payment}  2026-03-15  standard  Acme pays                 1200.00`,
-        `#4   ${ids.next}  2027-01-05  standard  Next year                 9.99`,
+        `#1   ${ids.sale}  2026-02-10  standard  Invoice 7      INV-7      1200.00 USD`,
+        `#2   ${ids.rent}  2026-02-28  standard  February rent             800.00 USD`,
+        `#3   ${ids.payment}  2026-03-15  standard  Acme pays                 1200.00 USD`,
+        `#4   ${ids.next}  2027-01-05  standard  Next year                 9.99 USD`,
         '',
       ].join('\n'),
     });
@@ -162,9 +162,9 @@ describe('ledger journal-entries list, get and reverse', () => {
       '2026-03-31  Reversal of: February rent',
       `  id ${ids.rentReversal}  reversal  (reverses ${ids.rent})`,
       `  hash ${ledgerJson(['journal-entries', 'get', ids.rentReversal], { db }).data.hash}`,
-      'ACCOUNT  NAME   DEBIT  CREDIT  MEMO',
-      '6000     Rent          800.00',
-      '1000     Cash  800.00',
+      'ACCOUNT  NAME       DEBIT      CREDIT  MEMO',
+      '6000     Rent              800.00 USD',
+      '1000     Cash  800.00 USD',
       '',
     ].join('\n'));
     expect(ledgerJson(['journal-entries', 'get', ids.rentReversal], { db }).data).toMatchObject({
@@ -185,9 +185,9 @@ describe('ledger journal-entries list, get and reverse', () => {
         '2026-02-10  Invoice 7  [INV-7]',
         `  id ${ids.sale}  standard  (reversed by ${ids.saleReversal})`,
         `  hash ${ledgerJson(['journal-entries', 'get', ids.sale!], { db }).data.hash}`,
-        'ACCOUNT   NAME        DEBIT   CREDIT  MEMO',
-        '1200-001  Acme Ltd  1200.00',
-        '4000      Sales              1200.00',
+        'ACCOUNT   NAME            DEBIT       CREDIT  MEMO',
+        '1200-001  Acme Ltd  1200.00 USD',
+        '4000      Sales                  1200.00 USD',
         '',
       ].join('\n'),
     });
@@ -332,7 +332,7 @@ describe('ledger journal-entries list: finding entries', () => {
   it('finds one invoice among hundreds by --reference', () => {
     const run = ledger(['journal-entries', 'list', '--reference', 'INV-0650'], { db });
     expect(run.status).toBe(0);
-    expect(tableCells(run.stdout).slice(1).map((row) => row.slice(1))).toEqual([['2026-03-01', 'standard', 'Invoice 650 for customer 0', 'INV-0650', '6.51']]);
+    expect(tableCells(run.stdout).slice(1).map((row) => row.slice(1))).toEqual([['2026-03-01', 'standard', 'Invoice 650 for customer 0', 'INV-0650', '6.51 USD']]);
   });
 
   it('finds entries by --search words, each the start of a word, with the other filters', () => {

@@ -198,4 +198,29 @@ describe('ledger on PostgreSQL', () => {
       await own.drop();
     }
   });
+  it('imports a CSV journal by account number in major units, and refuses a row in more decimals than its currency has', async () => {
+    const own = await createTestDatabase();
+    try {
+      const books = await seedBooks(own.url);
+      const header = 'entry,entry_date,description,reference,account_number,debit,credit,line_description';
+      const file = (name: string, rows: string[]) => {
+        const path = join(folder.dir, name);
+        writeFileSync(path, `${[header, ...rows].join('\n')}\n`);
+        return path;
+      };
+      const refused = ledger(['journal-entries', 'import', file('scale.csv', ['a,2026-03-01,Rent,,6000,3200.00,,', 'a,,,,1000,,3200.00,',
+        'b,2026-03-02,Typo,,1200-001,99.999,,', 'b,,,,4000,,99.999,'])], { db: own.url, apiKey: books.adminKey });
+      expect(refused).toEqual({ status: 1, stdout: '', stderr: 'error [VALIDATION_ERROR] (file): Line 4, column debit: 99.999 has 3 decimal places, '
+        + 'and USD has 2\nhint: Write the amount with at most 2 digits after the decimal point, e.g. 3200.00; nothing was imported\n' });
+      expect(ledgerJson(['journal-entries', 'list'], { db: own.url }).data).toEqual([]);
+
+      const run = ledger(['journal-entries', 'import', file('good.csv', ['a,2026-03-01,Rent,,6000,3200.00,,', 'a,,,,1000,,3200.00,',
+        'b,2026-03-02,Invoice,INV-1,1200-001,99.99,,', 'b,,,,4000,,99.99,'])], { db: own.url, apiKey: books.adminKey });
+      expect(run).toEqual({ status: 0, stdout: 'Imported 2 entries.\n', stderr: '' });
+      expect(ledgerJson(['accounts', 'get', '6000'], { db: own.url }).data.balance.net_balance).toBe('320000');
+      expect(ledgerJson(['accounts', 'get', '1200-001'], { db: own.url }).data.balance.display_balance).toBe('99.99');
+    } finally {
+      await own.drop();
+    }
+  });
 });

@@ -25,10 +25,10 @@ const closingEntryTable = (id: string, hash: string) => [
   '2026-03-31  Closing entry for Q1 2026',
   `  id ${id}  closing`,
   `  hash ${hash}`,
-  'ACCOUNT  NAME                 DEBIT  CREDIT  MEMO',
-  '4000     Sales              1000.00          Close to retained earnings',
-  '6000     Rent                        400.00  Close to retained earnings',
-  '3000     Retained Earnings           600.00  Net income for the period',
+  'ACCOUNT  NAME                     DEBIT      CREDIT  MEMO',
+  '4000     Sales              1000.00 USD              Close to retained earnings',
+  '6000     Rent                            400.00 USD  Close to retained earnings',
+  '3000     Retained Earnings               600.00 USD  Net income for the period',
 ];
 
 describe('ledger periods', () => {

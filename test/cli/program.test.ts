@@ -210,9 +210,9 @@ describe('output', () => {
       await service.createAccount(operator, { account_number: '2100', name: 'Cafe\u0301 owed', currency_id: books.usd.id, account_type: 'liability', normal_balance: 'credit' }),
     ]);
     expect(ledger(['accounts', 'list', '--type', 'liability'], { db }).stdout).toBe([
-      'ID                                    NUMBER  NAME       TYPE       NORMAL  PARENT  ACTIVE',
-      `${tokyo!.id}  2000    東京支店   liability  credit          yes`,
-      `${cafe!.id}  2100    Cafe\u0301 owed  liability  credit          yes`,
+      'ID                                    NUMBER  NAME       TYPE       NORMAL  CURRENCY  PARENT  ACTIVE',
+      `${tokyo!.id}  2000    東京支店   liability  credit  USD               yes`,
+      `${cafe!.id}  2100    Cafe\u0301 owed  liability  credit  USD               yes`,
       '',
     ].join('\n'));
   });

@@ -126,7 +126,7 @@ describe('reconciling a bank account to zero', () => {
 
   it('refuses to finish at a difference (RECONCILIATION_DIFFERENCE, exit 1)', () => {
     expect(ledger(['reconcile', 'finish', id], { db, apiKey: books.adminKey })).toEqual({ status: 1, stdout: '',
-      stderr: 'error [RECONCILIATION_DIFFERENCE]: The statement balance 2435.90 differs from the cleared balance 0.00 by 2435.90\n'
+      stderr: 'error [RECONCILIATION_DIFFERENCE]: The statement balance 2435.90 USD differs from the cleared balance 0.00 USD by 2435.90 USD\n'
         + 'hint: Match or post the bank\'s lines, or clear the lines the bank has, until the difference is zero\n' });
     const json = ledger(['--json', 'reconcile', 'finish', id], { db, apiKey: books.adminKey });
     expect(json.status).toBe(1);

@@ -77,8 +77,8 @@ describe('ledger verify on damaged books', () => {
     expect(tableCells(header!)[0]).toEqual(['Check', 'Where', 'Problem']);
     expect(rows.map((row) => tableCells(row)[0]![0])).toEqual(['entry_balance', 'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain']);
     expect(tableCells(rows[0]!)[0]!.slice(1)).toEqual([
-      `entry ${marchSale.id}, currency ${books.currencies.usd}`,
-      `Entry ${marchSale.id} (2026-03-05) does not balance: debits 4500, credits 4000 (expected credits 4500; found credits 4000)`,
+      `entry ${marchSale.id}, currency USD`,
+      `Entry ${marchSale.id} (2026-03-05) does not balance: debits 45.00 USD, credits 40.00 USD (expected credits 4500; found credits 4000)`,
     ]);
   });
 

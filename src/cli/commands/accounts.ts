@@ -5,18 +5,31 @@ import { LOCAL_OPERATOR } from '../../service/actor.js';
 import { printJson } from '../output.js';
 import { collect } from '../paging.js';
 import { parseLimit } from '../parse.js';
-import { printFields, yesNo } from '../render/format.js';
+import { printFields, withCode, yesNo } from '../render/format.js';
 import { printTable } from '../render/table.js';
 import { checkedBody } from '../checked-body.js';
 import { resolveAccount, resolvedIds } from '../resolve-names.js';
 import { withService } from '../with-service.js';
+import { currencyCodes } from '../currency-codes.js';
+import type { LedgerService } from '../../service/ledger-service.js';
 
 const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'];
 
-function printAccounts(accounts: AccountView[]): void {
-  printTable(['ID', 'NUMBER', 'NAME', 'TYPE', 'NORMAL', 'PARENT', 'ACTIVE'],
+/** The accounts with their currency's code and their control account's number, as people know them. */
+async function printAccounts(service: LedgerService, accounts: AccountView[]): Promise<void> {
+  const codes = await currencyCodes(service);
+  const numbers = new Map(accounts.map((account) => [account.id, account.account_number]));
+  for (const { parent_id: parentId } of accounts) {
+    // A control account outside the rows shown (a --parent or --type filter, a page) is read by its id.
+    if (parentId !== null && !numbers.has(parentId)) numbers.set(parentId, await parentNumber(service, parentId));
+  }
+  printTable(['ID', 'NUMBER', 'NAME', 'TYPE', 'NORMAL', 'CURRENCY', 'PARENT', 'ACTIVE'],
     accounts.map((a) => [a.id, a.account_number, a.has_subledger ? `${a.name} (control)` : a.name, a.account_type,
-      a.normal_balance, a.parent_id ?? '', yesNo(a.is_active)]));
+      a.normal_balance, codes(a.currency_id), a.parent_id === null ? '' : numbers.get(a.parent_id)!, yesNo(a.is_active)]));
+}
+
+async function parentNumber(service: LedgerService, id: string): Promise<string> {
+  return (await service.getAccount(id).catch(() => undefined))?.account_number ?? id;
 }
 
 export function registerAccountCommands(program: Command): void {
@@ -35,7 +48,7 @@ export function registerAccountCommands(program: Command): void {
       const filter = { account_type: options.type, currency_id: ids.currency, parent_id: ids.parent };
       const page = await collect((cursor) => service.listAccounts({ ...filter, limit: options.limit ?? 200, cursor }), options);
       if (json) printJson(page);
-      else printAccounts(page.data);
+      else await printAccounts(service, page.data);
     }));
 
   accounts.command('get <account>')
@@ -48,12 +61,16 @@ export function registerAccountCommands(program: Command): void {
         printJson({ data: { ...account, balance } });
         return;
       }
+      const { code } = await service.getCurrency(account.currency_id);
+      const parent = account.parent_id === null ? null : await service.getAccount(account.parent_id).catch(() => undefined);
       printFields([
         ['ID', account.id], ['Number', account.account_number], ['Name', account.name], ['Type', account.account_type],
-        ['Normal balance', account.normal_balance], ['Currency', (await service.getCurrency(account.currency_id)).code],
-        ['Control account', yesNo(account.has_subledger)], ['Parent', account.parent_id], ['Entity', account.entity_id],
-        ['XBRL tag', account.xbrl_tag], ['Active', yesNo(account.is_active)],
-        ['Debits', balance.display_debits], ['Credits', balance.display_credits], ['Balance', balance.display_balance],
+        ['Normal balance', account.normal_balance], ['Currency', code],
+        ['Control account', yesNo(account.has_subledger)],
+        ['Parent', parent === null ? null : parent === undefined ? account.parent_id : `${parent.account_number} ${parent.name}`],
+        ['Entity', account.entity_id], ['XBRL tag', account.xbrl_tag], ['Active', yesNo(account.is_active)],
+        ['Debits', withCode(balance.display_debits, code)], ['Credits', withCode(balance.display_credits, code)],
+        ['Balance', withCode(balance.display_balance, code)],
       ]);
     }));
 

@@ -14,8 +14,10 @@ import { collect } from '../paging.js';
 import { parseLimit } from '../parse.js';
 import { readInputBytes } from '../read-input.js';
 import {
-  oneLine, printBankLine, printBankLines, printCandidates, printStatements, printStatementSummary, withCode,
+  oneLine, printBankLine, printBankLines, printCandidates, printStatements, printStatementSummary,
 } from '../render/bank.js';
+import { withCode } from '../render/format.js';
+import { type CurrencyCodes, currencyCodes } from '../currency-codes.js';
 import { printTable } from '../render/table.js';
 import { resolveAccount, resolvedIds } from '../resolve-names.js';
 import { actorFromApiKey, withService } from '../with-service.js';
@@ -159,7 +161,7 @@ Examples:
       if (options.dryRun === true) {
         const result = await service.dryRunPostBankLine(actor, id, body);
         if (global.json) printJson({ data: result });
-        else printPostDryRun(result.entries);
+        else printPostDryRun(result.entries, await currencyCodes(service));
         return;
       }
       const line = await service.postBankLine(actor, id, body);
@@ -169,7 +171,7 @@ Examples:
       }
       const entry = await service.getJournalEntry(line.journal_entry_ids[0]!);
       process.stdout.write(`Posted bank line ${line.id} (${lineSummary(line, await accountLabels(service))}) as:\n`);
-      printEntry(entry);
+      printEntry(entry, await currencyCodes(service));
     }));
 
   bank.command('accept <line-ids...>')
@@ -183,7 +185,7 @@ Examples:
       if (options.dryRun === true) {
         const result = await service.dryRunAcceptBankLines(actor, body);
         if (global.json) printJson({ data: result });
-        else printPostDryRun(result.entries);
+        else printPostDryRun(result.entries, await currencyCodes(service));
         return;
       }
       const lines = await service.acceptBankLines(actor, body);
@@ -237,10 +239,10 @@ Examples:
   registerBankRuleCommands(bank);
 }
 
-function printPostDryRun(entries: Parameters<typeof printEntry>[0][]): void {
+function printPostDryRun(entries: Parameters<typeof printEntry>[0][], codes: CurrencyCodes): void {
   process.stdout.write('Dry run (nothing was posted):\n');
   entries.forEach((entry, index) => {
     if (index > 0) process.stdout.write('\n');
-    printEntry(entry);
+    printEntry(entry, codes);
   });
 }

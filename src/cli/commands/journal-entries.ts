@@ -7,11 +7,15 @@ import type { EntryView } from '../../schemas/journal-entry.js';
 import { printJson } from '../output.js';
 import { collect } from '../paging.js';
 import { parseLimit } from '../parse.js';
+import { withCode } from '../render/format.js';
 import { printTable } from '../render/table.js';
+import { type CurrencyCodes, currencyCodes } from '../currency-codes.js';
 import { resolvedIds } from '../resolve-names.js';
 import { actorFromApiKey, withService } from '../with-service.js';
 
-export function printEntry(entry: EntryView): void {
+/** An entry and its lines, each amount with the code of the entry's currency. */
+export function printEntry(entry: EntryView, codes: CurrencyCodes): void {
+  const code = codes(entry.currency_id);
   const links = [
     entry.reverses_id ? `reverses ${entry.reverses_id}` : '',
     entry.reversed_by_id ? `reversed by ${entry.reversed_by_id}` : '',
@@ -21,27 +25,28 @@ export function printEntry(entry: EntryView): void {
   if (entry.override_reason !== null) process.stdout.write(`  posted on or before the lock date: ${entry.override_reason}\n`);
   process.stdout.write(`  hash ${entry.hash}\n`);
   printTable(['ACCOUNT', 'NAME', 'DEBIT', 'CREDIT', 'MEMO'], entry.lines.map((line) => [
-    line.account_number, line.account_name, line.debit_amount === '0' ? '' : line.display_debit,
-    line.credit_amount === '0' ? '' : line.display_credit, line.description ?? '',
+    line.account_number, line.account_name, line.debit_amount === '0' ? '' : withCode(line.display_debit, code),
+    line.credit_amount === '0' ? '' : withCode(line.display_credit, code), line.description ?? '',
   ]), { rightAligned: [2, 3] });
 }
 
 /** A dry run: the entry as it would be posted, then each touched account's balance before and after. */
-function printDryRun(result: DryRunEntryView): void {
+function printDryRun(result: DryRunEntryView, codes: CurrencyCodes): void {
+  const code = codes(result.entry.currency_id);
   process.stdout.write('Dry run (nothing was posted):\n');
-  printEntry(result.entry);
+  printEntry(result.entry, codes);
   const names = new Map(result.entry.lines.map((line) => [line.account_id, line.account_name]));
   process.stdout.write('\n');
   printTable(['ACCOUNT', 'NAME', 'BALANCE BEFORE', 'BALANCE AFTER'], result.balances.map((row) => [
-    row.account_number, names.get(row.account_id) ?? '', row.before.display_balance, row.after.display_balance,
+    row.account_number, names.get(row.account_id) ?? '', withCode(row.before.display_balance, code), withCode(row.after.display_balance, code),
   ]), { rightAligned: [2, 3] });
 }
 
-function printEntryList(entries: EntryView[]): void {
+function printEntryList(entries: EntryView[], codes: CurrencyCodes): void {
   printTable(['NO.', 'ID', 'DATE', 'TYPE', 'DESCRIPTION', 'REFERENCE', 'AMOUNT'], entries.map((entry) => {
     const total = entry.lines.filter((line) => line.debit_amount !== '0').map((line) => line.display_debit);
     return [`#${entry.entry_number}`, entry.id, entry.entry_date, entry.entry_type, entry.description, entry.reference ?? '',
-      total.length === 1 ? total[0]! : total.join(' + ')];
+      withCode(total.length === 1 ? total[0]! : total.join(' + '), codes(entry.currency_id))];
   }));
 }
 
@@ -85,7 +90,7 @@ export function registerJournalEntryCommands(program: Command): void {
       };
       const page = await collect((cursor) => service.listJournalEntries({ ...filter, limit: options.limit ?? 200, cursor }), options);
       if (json) printJson(page);
-      else printEntryList(page.data);
+      else printEntryList(page.data, await currencyCodes(service));
     }));
 
   entries.command('get <id>')
@@ -94,7 +99,7 @@ export function registerJournalEntryCommands(program: Command): void {
     .action(withService(async (service, { json }, _options, id: string) => {
       const entry = await service.getJournalEntry(id);
       if (json) printJson({ data: entry });
-      else printEntry(entry);
+      else printEntry(entry, await currencyCodes(service));
     }));
 
   entries.command('create')
@@ -119,14 +124,14 @@ Example:
       if (options.dryRun === true) {
         const result = await service.dryRunJournalEntry(actor, input);
         if (global.json) printJson({ data: result });
-        else printDryRun(result);
+        else printDryRun(result, await currencyCodes(service));
         return;
       }
       const entry = await service.postJournalEntry(actor, input);
       if (global.json) printJson({ data: entry });
       else {
         process.stdout.write('Posted:\n');
-        printEntry(entry);
+        printEntry(entry, await currencyCodes(service));
       }
     }));
 
@@ -143,14 +148,14 @@ Example:
       if (options.dryRun === true) {
         const result = await service.dryRunReversal(actor, id, input);
         if (global.json) printJson({ data: result });
-        else printDryRun(result);
+        else printDryRun(result, await currencyCodes(service));
         return;
       }
       const entry = await service.reverseJournalEntry(actor, id, input);
       if (global.json) printJson({ data: entry });
       else {
         process.stdout.write('Posted reversal:\n');
-        printEntry(entry);
+        printEntry(entry, await currencyCodes(service));
       }
     }));
 
@@ -159,12 +164,15 @@ Example:
     .addOption(new Option('--format <format>', 'file format (default: from the file extension)').choices(['jsonl', 'csv']))
     .addHelpText('after', `
 JSON lines: one API entry body per line.
-CSV: a header row with entry,entry_date,description,reference,account_id,debit_amount,credit_amount,line_description;
-rows with the same "entry" value (consecutive) form one entry; amounts in the smallest currency unit.
-A bad entry rejects the whole file and names its line number.
+CSV: a header row with entry,entry_date,description,reference,account_number,debit,credit,line_description;
+rows with the same "entry" value (consecutive) form one entry; debit and credit in major units (3200.00),
+with at most the decimal places of the account's currency. The header may name account_id instead of
+account_number, and debit_amount,credit_amount (minor units, 320000) instead of debit,credit.
+A bad entry or row rejects the whole file and names its line number.
 
-Example:
-  $ ledger journal-entries import entries.jsonl --api-key tsk_...`)
+Examples:
+  $ ledger journal-entries import entries.jsonl --api-key tsk_...
+  $ ledger journal-entries import march.csv --api-key tsk_...`)
     .action(withService(async (service, global, options: { format?: string }, file: string) => {
       const actor = await actorFromApiKey(service, global, 'journal-entries import');
       const { importEntries } = await import('../import-entries.js');

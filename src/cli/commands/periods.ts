@@ -9,6 +9,7 @@ import { printTable } from '../render/table.js';
 import { checkedBody } from '../checked-body.js';
 import { resolvePeriod } from '../resolve-names.js';
 import { actorFromApiKey, withService } from '../with-service.js';
+import { currencyCodes } from '../currency-codes.js';
 import { printEntry } from './journal-entries.js';
 
 function printPeriods(periods: PeriodView[]): void {
@@ -77,9 +78,10 @@ export function registerPeriodCommands(program: Command): void {
         ? `Preview of closing ${result.period.name} (nothing was changed):\n`
         : `Closed ${result.period.name}.\n`);
       // One closing entry per currency with revenue or expense activity, the default currency's first.
+      const codes = await currencyCodes(service);
       result.closing_entries.forEach((entry, index) => {
         if (index > 0) process.stdout.write('\n');
-        printEntry(entry);
+        printEntry(entry, codes);
       });
       if (result.closing_entries.length === 0) process.stdout.write('No revenue or expense activity: no closing entry.\n');
     }));

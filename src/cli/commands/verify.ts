@@ -12,17 +12,18 @@ import { printJson } from '../output.js';
 import { type ProgressBar, progressBar } from '../progress-bar.js';
 import { printTable } from '../render/table.js';
 import { withService } from '../with-service.js';
+import { type CurrencyCodes, currencyCodes } from '../currency-codes.js';
 
 function plural(count: number, noun: string, nouns = `${noun}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? noun : nouns}`;
 }
 
-function where(problem: VerifyProblemView): string {
+function where(problem: VerifyProblemView, codes: CurrencyCodes): string {
   const parts: string[] = [];
   if (problem.entry_id !== undefined) parts.push(`entry ${problem.entry_id}`);
   if (problem.account_id !== undefined) parts.push(`account ${problem.account_id}`);
   if (problem.period_id !== undefined) parts.push(`period ${problem.period_id}`);
-  if (problem.currency_id !== undefined) parts.push(`currency ${problem.currency_id}`);
+  if (problem.currency_id !== undefined) parts.push(`currency ${codes(problem.currency_id)}`);
   if (problem.date !== undefined) parts.push(`date ${problem.date}`);
   return parts.join(', ') || '-';
 }
@@ -35,7 +36,7 @@ function describe(problem: VerifyProblemView): string {
   return detail.length === 0 ? problem.message : `${problem.message} (${detail.join('; ')})`;
 }
 
-function printResult(result: VerifyResultView): void {
+function printResult(result: VerifyResultView, codes: CurrencyCodes): void {
   const { checked } = result;
   const scope = `${plural(checked.entries, 'entry', 'entries')} (${plural(checked.lines, 'line')}), ${plural(checked.accounts, 'account')}, `
     + `${plural(checked.periods, 'period')}, ${plural(checked.currencies, 'currency', 'currencies')}; ${plural(result.checks.length, 'check')}`;
@@ -44,7 +45,7 @@ function printResult(result: VerifyResultView): void {
     return;
   }
   process.stdout.write(`Verified ${scope}: ${plural(result.problems.length, 'problem')} found.\n\n`);
-  printTable(['Check', 'Where', 'Problem'], result.problems.map((problem) => [problem.check, where(problem), describe(problem)]));
+  printTable(['Check', 'Where', 'Problem'], result.problems.map((problem) => [problem.check, where(problem, codes), describe(problem)]));
 }
 
 export function registerVerifyCommand(program: Command): void {
@@ -63,7 +64,7 @@ export function registerVerifyCommand(program: Command): void {
         bar?.done();
       }
       if (json) printJson({ data: result });
-      else printResult(result);
+      else printResult(result, await currencyCodes(service));
       if (!result.ok) throw new CommandExit(EXIT.rejected);
     }));
 }

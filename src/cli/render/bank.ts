@@ -5,18 +5,12 @@
 import { formatAmount } from '../../domain/money/amount.js';
 import type { BankLineView, BankRuleView, BankStatementView, CandidateView } from '../../schemas/bank.js';
 import type { AccountLabels } from '../account-labels.js';
-import { printFields } from './format.js';
+import { printFields, withCode } from './format.js';
 import { printTable } from './table.js';
 
 /** A description on one line: a bank may put line breaks or runs of spaces in it, which would break the table. */
 export function oneLine(text: string | null): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
-}
-
-/** "-54.20 EUR": a display amount with the code of the account's currency. */
-export function withCode(display: string | null, code: string): string {
-  if (display === null) return '';
-  return code === '' ? display : `${display} ${code}`;
 }
 
 export function printStatements(statements: readonly BankStatementView[], labels: AccountLabels): void {

@@ -12,6 +12,12 @@ export function printFields(fields: readonly (readonly [string, string | number 
   }
 }
 
+/** "-54.20 EUR": a display amount with the code of its currency; '' for no amount. */
+export function withCode(display: string | null, code: string): string {
+  if (display === null) return '';
+  return code === '' ? display : `${display} ${code}`;
+}
+
 /**
  * A display amount ("-1234567.50", as the service formats it) with its whole part grouped in
  * thousands ("-1,234,567.50"), for people reading reports. Text only: the digits stay as they are.

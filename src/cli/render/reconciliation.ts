@@ -7,7 +7,8 @@
 import { formatAmount } from '../../domain/money/amount.js';
 import type { ReconciliationDetailView, ReconciliationView } from '../../schemas/bank.js';
 import type { AccountLabels } from '../account-labels.js';
-import { oneLine, withCode } from './bank.js';
+import { oneLine } from './bank.js';
+import { withCode } from './format.js';
 import { printTable } from './table.js';
 
 type ReconciliationLine = ReconciliationDetailView['outstanding'][number];

@@ -44,8 +44,11 @@ const ACCOUNTS: readonly Account[] = [
   account('euro-dormant', { currency_id: 'eur', is_active: false }),
 ];
 
+/** USD with cents; the euro accounts' currency with no decimals, so a wrong scale would show. */
+const CURRENCIES = new Map([['usd', { code: 'USD', asset_scale: 2 }], ['eur', { code: 'EUR', asset_scale: 0 }]]);
+
 function context(overrides: Partial<EntryContext> = {}): EntryContext {
-  return { accounts: new Map(ACCOUNTS.map((entry) => [entry.id, entry])), period: openPeriod, ...overrides };
+  return { accounts: new Map(ACCOUNTS.map((entry) => [entry.id, entry])), period: openPeriod, currencies: CURRENCIES, ...overrides };
 }
 
 const debit = (accountId: string, amount: string): LineInput => ({ account_id: accountId, debit_amount: amount });
@@ -267,7 +270,29 @@ describe('validateEntry', () => {
       const error = rejectionOf(lines);
       expect(error.code).toBe('VALIDATION_ERROR');
       expect(error.field).toBe('lines');
-      expect(error.message).toBe('The entry total exceeds the largest amount, 2^127 - 1');
+      expect(error.message).toMatch(/^The entry total \d+\.\d\d USD exceeds the largest amount, 1701411834604692317316873037158841057\.27 USD \(2\^127 - 1 minor units\)$/);
+    });
+  });
+
+  describe('names amounts as people write them', () => {
+    it.each<[string, LineInput[], string, string]>([
+      ['debits above credits, in dollars and cents', [debit('cash', '9240'), credit('revenue', '9204')],
+        'Debits 92.40 USD differ from credits 92.04 USD',
+        'Adjust the lines so both sides total the same: the debits are 0.36 USD more (36 in the minor units of debit_amount and credit_amount)'],
+      ['credits above debits, a fraction of a cent apart', [debit('cash', '5'), credit('revenue', '7')],
+        'Debits 0.05 USD differ from credits 0.07 USD',
+        'Adjust the lines so both sides total the same: the credits are 0.02 USD more (2 in the minor units of debit_amount and credit_amount)'],
+      ['a currency without decimals at its own scale', [debit('euro-cash', '300'), credit('euro-cash', '299')],
+        'Debits 300 EUR differ from credits 299 EUR',
+        'Adjust the lines so both sides total the same: the debits are 1 EUR more (1 in the minor units of debit_amount and credit_amount)'],
+    ])('in an unbalanced entry: %s', (_name, lines, message, suggestion) => {
+      const error = rejectionOf(lines);
+      expect([error.code, error.message, error.suggestion]).toEqual(['UNBALANCED_ENTRY', message, suggestion]);
+    });
+
+    it('names a currency it was not told about by its id, in minor units', () => {
+      const error = rejectionOf([debit('cash', '9240'), credit('revenue', '9204')], { currencies: new Map() });
+      expect(error.message).toBe('Debits 9240 usd differ from credits 9204 usd');
     });
   });
 });

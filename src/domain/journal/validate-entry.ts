@@ -16,7 +16,7 @@
  * Steps 1-2 are `parseLines` (no ledger state needed); 3-8 are `validateEntry`.
  */
 import { LedgerError, validationError } from '../errors.js';
-import { MAX_AMOUNT, ZERO, parseLineAmount, type AmountMinor } from '../money/amount.js';
+import { type AmountMinor, type CurrencyLabel, MAX_AMOUNT, ZERO, formatWithCode, parseLineAmount } from '../money/amount.js';
 import type { Account, Period } from '../types.js';
 
 export interface LineInput {
@@ -58,6 +58,11 @@ export interface EntryContext {
    * accounts deactivated since; only it may post to an inactive account.
    */
   allowInactiveAccounts?: boolean;
+  /**
+   * The code and scale of the accounts' currencies, by currency id, so that messages name amounts
+   * as people write them ("92.40 USD"). A currency missing here is named by its id, in minor units.
+   */
+  currencies: ReadonlyMap<string, CurrencyLabel>;
 }
 
 /** Checks the shape of the lines (steps 1-2 without account lookups). */
@@ -123,7 +128,7 @@ export function validateEntry(entryDate: string, lines: readonly ParsedLine[], c
       field: `lines[${mismatch}].account_id`, suggestion: 'Post one entry per currency',
     });
   }
-  const total = sumSides(lines);
+  const total = sumSides(lines, context.currencies.get(currencyId) ?? { code: currencyId, asset_scale: 0 });
   if (context.period === undefined || context.period.status !== 'open') {
     throw new LedgerError('NO_OPEN_PERIOD',
       context.period ? `Period ${context.period.name} containing ${entryDate} is closed`
@@ -133,7 +138,7 @@ export function validateEntry(entryDate: string, lines: readonly ParsedLine[], c
   return { period: context.period, currency_id: currencyId, lines: [...lines], total };
 }
 
-function sumSides(lines: readonly ParsedLine[]): AmountMinor {
+function sumSides(lines: readonly ParsedLine[], currency: CurrencyLabel): AmountMinor {
   let debits = 0n;
   let credits = 0n;
   for (const line of lines) {
@@ -141,13 +146,18 @@ function sumSides(lines: readonly ParsedLine[]): AmountMinor {
     credits += line.credit_amount;
   }
   if (debits !== credits) {
-    throw new LedgerError('UNBALANCED_ENTRY', `Debits (${debits}) differ from credits (${credits})`, {
-      field: 'lines', suggestion: `Adjust the lines so both sides total the same; the difference is ${debits - credits}`,
-    });
+    const more = debits > credits ? 'debits' : 'credits';
+    const difference = debits > credits ? debits - credits : credits - debits;
+    throw new LedgerError('UNBALANCED_ENTRY',
+      `Debits ${formatWithCode(debits, currency)} differ from credits ${formatWithCode(credits, currency)}`, {
+        field: 'lines',
+        suggestion: `Adjust the lines so both sides total the same: the ${more} are ${formatWithCode(difference, currency)} more `
+          + `(${difference} in the minor units of debit_amount and credit_amount)`,
+      });
   }
   if (debits > MAX_AMOUNT) {
-    throw validationError('The entry total exceeds the largest amount, 2^127 - 1', 'lines',
-      'Split the entry into several smaller entries');
+    throw validationError(`The entry total ${formatWithCode(debits, currency)} exceeds the largest amount, `
+      + `${formatWithCode(MAX_AMOUNT, currency)} (2^127 - 1 minor units)`, 'lines', 'Split the entry into several smaller entries');
   }
   return debits as AmountMinor;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { thrownBy } from '../../../test/fixtures/domain.js';
 import {
-  MAX_AMOUNT, MIN_AMOUNT, addChecked, asAmount, formatAmount, parseLineAmount, parseMajorUnits,
+  MAX_AMOUNT, MIN_AMOUNT, addChecked, asAmount, formatAmount, formatWithCode, parseLineAmount, parseMajorUnits,
 } from './amount.js';
 
 
@@ -252,5 +252,16 @@ describe('asAmount', () => {
   ])('rejects %s with a RangeError', (value) => {
     expect(() => asAmount(value)).toThrow(RangeError);
     expect(() => asAmount(value)).toThrow(`amount ${value} is outside the signed 128-bit range`);
+  });
+});
+
+describe('formatWithCode', () => {
+  it.each<[bigint, string, number, string]>([
+    [9240n, 'USD', 2, '92.40 USD'],
+    [-5n, 'USD', 2, '-0.05 USD'],
+    [300n, 'JPY', 0, '300 JPY'],
+    [1n, 'BTC', 8, '0.00000001 BTC'],
+  ])('writes %s minor units of %s (scale %s) as %s', (value, code, scale, expected) => {
+    expect(formatWithCode(value, { code, asset_scale: scale })).toBe(expected);
   });
 });

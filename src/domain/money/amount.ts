@@ -109,3 +109,18 @@ export function parseMajorUnits(text: string, scale: number, field: string): Amo
   }
   return minor as AmountMinor;
 }
+
+/** What a message needs to name an amount as a person writes it: the currency's code and scale. */
+export interface CurrencyLabel {
+  code: string;
+  asset_scale: number;
+}
+
+/**
+ * An amount as people write it in a sentence: formatted at the currency's scale and followed by
+ * its code, 9240 in USD is "92.40 USD". Error messages name amounts this way; the raw minor units
+ * stay in the fields the caller sent.
+ */
+export function formatWithCode(value: bigint, currency: CurrencyLabel): string {
+  return `${formatAmount(value, currency.asset_scale)} ${currency.code}`;
+}

@@ -10,7 +10,7 @@
  */
 import type { BankLine } from '../../domain/bank/banking.js';
 import { LedgerError, notFound, validationError } from '../../domain/errors.js';
-import { formatAmount } from '../../domain/money/amount.js';
+import { formatWithCode } from '../../domain/money/amount.js';
 import type { JournalEntryView } from '../../domain/types.js';
 import type {
   AcceptBankLinesInput, BankLineView, ExcludeBankLineInput, MatchBankLineInput, PostBankLineInput,
@@ -184,9 +184,9 @@ export async function matchBankLine(ctx: ServiceContext, actor: Actor, id: strin
     accountLines.sort((a, b) => input.journal_entry_ids.indexOf(a.journal_entry_id) - input.journal_entry_ids.indexOf(b.journal_entry_id));
     const sum = accountLines.reduce((total, accountLine) => total + accountLine.debit_amount - accountLine.credit_amount, 0n);
     if (sum !== line.amount) {
-      const scale = await ctx.scaleOf((await tx.getAccount(line.account_id))!.currency_id, tx);
-      throw new LedgerError('AMOUNT_MISMATCH', `The entries move the bank account by ${formatAmount(sum, scale)}, the bank line by `
-        + `${formatAmount(line.amount, scale)}`, { field: 'journal_entry_ids',
+      const currency = await ctx.currency((await tx.getAccount(line.account_id))!.currency_id, tx);
+      throw new LedgerError('AMOUNT_MISMATCH', `The entries move the bank account by ${formatWithCode(sum, currency)}, the bank line by `
+        + `${formatWithCode(line.amount, currency)}`, { field: 'journal_entry_ids',
         suggestion: 'Match entries whose lines on the bank account add up to exactly the bank line (money in is a debit of the bank account)' });
     }
     await tx.matchBankLine(line.id, accountLines.map((accountLine) => ({ journal_line_id: accountLine.journal_line_id,

@@ -17,7 +17,7 @@ import { initialValues } from '../../domain/audit.js';
 import type { BankLine, Reconciliation } from '../../domain/bank/banking.js';
 import { parseDate } from '../../domain/dates.js';
 import { LedgerError, notFound, validationError } from '../../domain/errors.js';
-import { formatAmount, isWithinRange } from '../../domain/money/amount.js';
+import { formatAmount, formatWithCode, isWithinRange } from '../../domain/money/amount.js';
 import type { Account } from '../../domain/types.js';
 import type {
   BankLineView, ClearLinesInput, ReconciliationDetailView, ReconciliationView, StartReconciliationInput,
@@ -209,8 +209,10 @@ export async function finishReconciliation(ctx: ServiceContext, actor: Actor, id
     const reconciliation = await openReconciliation(tx, id);
     const worked = await work(ctx, tx, reconciliation);
     if (worked.detail.difference !== '0') {
-      throw new LedgerError('RECONCILIATION_DIFFERENCE', `The statement balance ${worked.detail.display_statement_balance} differs from the cleared `
-        + `balance ${worked.detail.display_cleared_balance} by ${worked.detail.display_difference}`, {
+      const currency = await ctx.currency((await tx.getAccount(reconciliation.account_id))!.currency_id, tx);
+      const written = (minor: string) => formatWithCode(BigInt(minor), currency);
+      throw new LedgerError('RECONCILIATION_DIFFERENCE', `The statement balance ${written(worked.detail.statement_balance)} differs `
+        + `from the cleared balance ${written(worked.detail.cleared_balance)} by ${written(worked.detail.difference)}`, {
         suggestion: 'Match or post the bank\'s lines, or clear the lines the bank has, until the difference is zero',
       });
     }

@@ -2,7 +2,9 @@
  * Checks of each entry on its own: its lines, its balance, its currency, its period, and that it
  * was not posted into a period after that period closed.
  */
+import { formatWithCode } from '../../domain/money/amount.js';
 import type { JournalEntryView } from '../../domain/types.js';
+import type { Books } from './books.js';
 import type { CheckDefinition } from './check.js';
 
 export const entryLinesCheck: CheckDefinition = {
@@ -25,10 +27,16 @@ export const entryLinesCheck: CheckDefinition = {
   }),
 };
 
+/** An amount as people write it ("45.00 USD"); in minor units after the id of a currency the books lack. */
+function written(amount: bigint, currencyId: string, books: Books): string {
+  const currency = books.currencies.find((candidate) => candidate.id === currencyId);
+  return currency === undefined ? `${amount} (minor units of ${currencyId})` : formatWithCode(amount, currency);
+}
+
 export const entryBalanceCheck: CheckDefinition = {
   name: 'entry_balance',
   description: 'every entry\'s debits equal its credits',
-  create: ({ report }) => ({
+  create: ({ report, books }) => ({
     entry(entry) {
       let debits = 0n;
       let credits = 0n;
@@ -38,7 +46,8 @@ export const entryBalanceCheck: CheckDefinition = {
       }
       if (debits !== credits) {
         report({ entry_id: entry.id, currency_id: entry.currency_id,
-          message: `Entry ${entry.id} (${entry.entry_date}) does not balance: debits ${debits}, credits ${credits}`,
+          message: `Entry ${entry.id} (${entry.entry_date}) does not balance: debits ${written(debits, entry.currency_id, books)}, `
+            + `credits ${written(credits, entry.currency_id, books)}`,
           expected: `credits ${debits}`, found: `credits ${credits}` });
       }
     },
