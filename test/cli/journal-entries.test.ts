@@ -39,7 +39,7 @@ describe('ledger journal-entries create', () => {
     const id = /\n {2}id (\S+) {2}standard\n/.exec(run.stdout)?.[1];
     expect(run.stdout).toBe([
       'Posted:',
-      '2026-03-01  Invoice 1001  [INV-1001]',
+      '#1  2026-03-01  Invoice 1001  [INV-1001]',
       `  id ${id}  standard`,
       `  hash ${ledgerJson(['journal-entries', 'get', id!], { db }).data.hash}`,
       'ACCOUNT   NAME           DEBIT      CREDIT  MEMO',
@@ -159,7 +159,7 @@ describe('ledger journal-entries list, get and reverse', () => {
     ids.rentReversal = /\n {2}id (\S+) {2}reversal/.exec(run.stdout)?.[1] ?? '';
     expect(run.stdout).toBe([
       'Posted reversal:',
-      '2026-03-31  Reversal of: February rent',
+      '#5  2026-03-31  Reversal of: February rent',
       `  id ${ids.rentReversal}  reversal  (reverses ${ids.rent})`,
       `  hash ${ledgerJson(['journal-entries', 'get', ids.rentReversal], { db }).data.hash}`,
       'ACCOUNT  NAME       DEBIT      CREDIT  MEMO',
@@ -182,7 +182,7 @@ describe('ledger journal-entries list, get and reverse', () => {
     expect(ledger(['journal-entries', 'get', ids.sale!], { db })).toEqual({
       status: 0, stderr: '',
       stdout: [
-        '2026-02-10  Invoice 7  [INV-7]',
+        '#1  2026-02-10  Invoice 7  [INV-7]',
         `  id ${ids.sale}  standard  (reversed by ${ids.saleReversal})`,
         `  hash ${ledgerJson(['journal-entries', 'get', ids.sale!], { db }).data.hash}`,
         'ACCOUNT   NAME            DEBIT       CREDIT  MEMO',
@@ -332,7 +332,7 @@ describe('ledger journal-entries list: finding entries', () => {
   it('finds one invoice among hundreds by --reference', () => {
     const run = ledger(['journal-entries', 'list', '--reference', 'INV-0650'], { db });
     expect(run.status).toBe(0);
-    expect(tableCells(run.stdout).slice(1).map((row) => row.slice(1))).toEqual([['2026-03-01', 'standard', 'Invoice 650 for customer 0', 'INV-0650', '6.51 USD']]);
+    expect(tableCells(run.stdout).slice(1).map((row) => row.slice(2))).toEqual([['2026-03-01', 'standard', 'Invoice 650 for customer 0', 'INV-0650', '6.51 USD']]);
   });
 
   it('finds entries by --search words, each the start of a word, with the other filters', () => {
