@@ -25,7 +25,8 @@ const DOCUMENTED_COMMANDS = [
   'reconcile start', 'reconcile status', 'reconcile clear', 'reconcile unclear', 'reconcile finish', 'reconcile list',
   'users list', 'users get', 'users create', 'users create-service-account', 'users rotate-key', 'users update',
   'settings get', 'settings set company-name', 'settings set retained-earnings-account', 'settings unset company-name',
-  'settings unset retained-earnings-account',
+  'settings unset retained-earnings-account', 'settings set lock-date', 'settings set base-currency', 'settings unset lock-date',
+  'settings unset base-currency',
   'audit-log',
   'export', 'copy', 'verify', 'backup', 'mcp',
 ];
