@@ -284,7 +284,7 @@ describe('ledger bank rules, lines and decisions', () => {
     const count = entryCount();
     const dry = ledger(['bank', 'post', lines.fee.id, '--dry-run'], { db, apiKey: books.adminKey });
     expect(dry.status).toBe(0);
-    expect(dry.stdout).toMatch(/^Dry run \(nothing was posted\):\n2026-03-04 {2}Entgelt Kontoführung\n/);
+    expect(dry.stdout).toMatch(/^Dry run \(nothing was posted\):\n#\d+ {2}2026-03-04 {2}Entgelt Kontoführung\n/);
     expect(entryCount()).toBe(count);
     expect(lineOf(lines.fee.id).status).toBe('unmatched');
 
@@ -292,10 +292,10 @@ describe('ledger bank rules, lines and decisions', () => {
     const posted = lineOf(lines.fee.id);
     expect(posted).toMatchObject({ status: 'matched', suggestion: null });
     const entryId = posted.journal_entry_ids[0];
-    const hash = ledgerJson(['journal-entries', 'get', entryId], { db }).data.hash;
+    const { hash, entry_number: entryNumber } = ledgerJson(['journal-entries', 'get', entryId], { db }).data;
     expect(run).toEqual({ status: 0, stderr: '', stdout: [
       `Posted bank line ${lines.fee.id} (2026-03-04  -9.90 USD  Entgelt Kontoführung) as:`,
-      '2026-03-04  Entgelt Kontoführung',
+      `#${entryNumber}  2026-03-04  Entgelt Kontoführung`,
       `  id ${entryId}  standard`,
       `  hash ${hash}`,
       'ACCOUNT  NAME            DEBIT    CREDIT  MEMO',

@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 /** The closing entry of Q1 as the CLI prints it (after its first line). */
 const closingEntryTable = (id: string, hash: string) => [
-  '2026-03-31  Closing entry for Q1 2026',
+  '#5  2026-03-31  Closing entry for Q1 2026',
   `  id ${id}  closing`,
   `  hash ${hash}`,
   'ACCOUNT  NAME                     DEBIT      CREDIT  MEMO',
@@ -228,9 +228,9 @@ describe.concurrent('ledger reports', () => {
         'Currency:         USD',
         'Range:            2026-02-01 to 2026-03-31',
         'Starting balance: 0.00',
-        'DATE        DESCRIPTION  ACCOUNT   DEBIT  CREDIT  BALANCE',
-        '2026-02-01  Rent         1000             400.00  -400.00',
-        '2026-03-10  Acme pays    1000     600.00           200.00',
+        'DATE        NO.  DESCRIPTION  ACCOUNT   DEBIT  CREDIT  BALANCE',
+        '2026-02-01  #2   Rent         1000             400.00  -400.00',
+        '2026-03-10  #3   Acme pays    1000     600.00           200.00',
         'Ending balance: 200.00',
         '',
       ].join('\n'),
