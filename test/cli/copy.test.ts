@@ -310,7 +310,7 @@ describe.runIf(testBackend() === 'sqlite')('ledger copy', () => {
     const after = ['currencies list', 'accounts list', 'periods list', 'journal-entries list', 'users list', 'settings get']
       .map((command) => ledgerJson(command.split(' '), { db: busy }));
     expect(after).toEqual(before);
-  });
+  }, 120_000);
 
   it('refuses to copy a database onto itself', () => {
     // The same file, spelled differently.
