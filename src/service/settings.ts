@@ -148,7 +148,10 @@ export async function updateSettings(ctx: ServiceContext, actor: Actor, input: U
     const after = await readSettings(tx);
     await recordAudit(ctx, tx, actor, {
       action: 'settings.update', target_type: 'settings', target_id: null,
-      changes: fieldChanges(before, after, ['company_name', 'retained_earnings_account_id', 'retained_earnings_account_ids', 'base_currency_id', 'lock_date']),
+      // The base currency follows the retained earnings account until it is set: only a change asked
+      // for is recorded as its own.
+      changes: fieldChanges(before, after, ['company_name', 'retained_earnings_account_id', 'retained_earnings_account_ids',
+        ...(input.base_currency_id === undefined ? [] : ['base_currency_id' as const]), ...(input.lock_date === undefined ? [] : ['lock_date' as const])]),
     });
     return after;
   });

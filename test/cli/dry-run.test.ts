@@ -69,7 +69,7 @@ describe('ledger journal-entries create --dry-run', () => {
     const hash = /\n {2}hash ([0-9a-f]{64})\n/.exec(run.stdout)?.[1] ?? 'no hash printed';
     expect(run.stdout).toBe([
       'Dry run (nothing was posted):',
-      '2026-03-01  Invoice 1001  [INV-1001]',
+      '#2  2026-03-01  Invoice 1001  [INV-1001]',
       `  id ${id}  standard`,
       `  hash ${hash}`,
       'ACCOUNT   NAME           DEBIT      CREDIT  MEMO',
@@ -163,7 +163,7 @@ describe('ledger journal-entries reverse --dry-run', () => {
     const hash = /\n {2}hash ([0-9a-f]{64})\n/.exec(run.stdout)?.[1] ?? 'no hash printed';
     expect(run.stdout).toBe([
       'Dry run (nothing was posted):',
-      '2026-03-31  Reversal of: February rent',
+      '#5  2026-03-31  Reversal of: February rent',
       `  id ${id}  reversal  (reverses ${ids.rent})`,
       `  hash ${hash}`,
       'ACCOUNT  NAME       DEBIT      CREDIT  MEMO',
