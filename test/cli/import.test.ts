@@ -74,7 +74,7 @@ describe('ledger journal-entries import of a large JSON-lines file', () => {
       pipeline(`${ledgerCommand} export --format hledger | head -c 10`),
     ]);
     expect(stoppers).toEqual([
-      { status: 0, stdout: 'NO.  ID   ledger exited 0\n', stderr: '' },
+      { status: 0, stdout: 'NO.     IDledger exited 0\n', stderr: '' },
       { status: 0, stdout: '{\n  "data"ledger exited 0\n', stderr: '' },
       { status: 0, stdout: '; Exportedledger exited 0\n', stderr: '' },
     ]);

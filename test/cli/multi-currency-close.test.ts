@@ -74,14 +74,14 @@ describe('ledger periods close with USD and EUR revenue', () => {
     const text = run.stdout.replace(/id [0-9a-f-]{36}/g, 'id <id>').replace(/hash [0-9a-f]{64}/g, 'hash <hash>');
     expect(text).toBe([
       'Preview of closing Q1 2026 (nothing was changed):',
-      '2026-03-31  Closing entry for Q1 2026',
+      '#7  2026-03-31  Closing entry for Q1 2026',
       '  id <id>  closing',
       '  hash <hash>',
       'ACCOUNT  NAME                     DEBIT       CREDIT  MEMO',
       '4000     Sales              1000.00 USD               Close to retained earnings',
       '3000     Retained Earnings               1000.00 USD  Net income for the period',
       '',
-      '2026-03-31  Closing entry for Q1 2026',
+      '#8  2026-03-31  Closing entry for Q1 2026',
       '  id <id>  closing',
       '  hash <hash>',
       'ACCOUNT  NAME                        DEBIT      CREDIT  MEMO',
