@@ -95,8 +95,8 @@ describe('journal immutability in the database', () => {
     const before = await snapshot();
     const [row] = await sql('SELECT * FROM journal_entries WHERE id = $1', [reversal.id]) as unknown as EntryRow[];
     expect(row!.reverses_id).toBe(original.id);
-    const failure = await failureOf(sql(`INSERT INTO journal_entries (id, entry_date, description, period_id, entry_type, reverses_id, posted_at, currency_id)
-      VALUES ($1, $2, $3, $4, 'reversal', $5, $6, $7)`,
+    const failure = await failureOf(sql(`INSERT INTO journal_entries (id, entry_date, description, period_id, entry_type, reverses_id, posted_at, currency_id,
+      entry_number) VALUES ($1, $2, $3, $4, 'reversal', $5, $6, $7, 999999)`,
     ['second-reversal', row!.entry_date, 'Reversal again', row!.period_id, original.id, row!.posted_at, row!.currency_id]));
     expect(uniqueViolation(failure), failure.message).toEqual({ table: 'journal_entries', columns: ['reverses_id'] });
     expect(await snapshot()).toEqual(before);
