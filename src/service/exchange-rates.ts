@@ -161,13 +161,7 @@ export async function listExchangeRates(ctx: ServiceContext, input: ExchangeRate
     if (input.currency_id !== undefined && !(await reads.getCurrency(input.currency_id))) throw notFound('Currency', input.currency_id, 'currency_id');
     const page = await reads.listExchangeRates({ currency_id: input.currency_id, start_date: input.start_date, end_date: input.end_date },
       ctx.pageRequest(list, input));
-    const codes = new Map<string, Currency>();
-    for (const rate of page.items) {
-      if (codes.has(rate.currency_id)) continue;
-      const currency = await reads.getCurrency(rate.currency_id);
-      if (!currency) throw new Error(`The rate ${rate.id} names a currency that does not exist`);
-      codes.set(rate.currency_id, currency);
-    }
-    return ctx.toPage(list, page, (rate) => exchangeRateView(rate, codes.get(rate.currency_id)!));
+    const currencies = await ctx.currenciesOf(page.items, reads);
+    return ctx.toPage(list, page, (rate) => exchangeRateView(rate, currencies.get(rate.currency_id)!));
   });
 }

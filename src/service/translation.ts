@@ -8,13 +8,12 @@
 import { FIRST_DATE, LAST_DATE } from '../domain/dates.js';
 import { LedgerError, validationError } from '../domain/errors.js';
 import { sectionBalance } from '../domain/accounts/new-account.js';
-import { formatAmount } from '../domain/money/amount.js';
-import type { ReportInputs } from '../domain/reports/report-inputs.js';
+import { asAmount } from '../domain/money/amount.js';
+import { money, type ReportInputs } from '../domain/reports/report-inputs.js';
 import {
   type ClosedSpan, type DayTotals, RateBook, TRANSLATION_DIFFERENCE_NAME, translateAtRate, translateDays,
 } from '../domain/reports/translation.js';
 import type { Account, Period, Totals } from '../domain/types.js';
-import { asAmount } from '../domain/money/amount.js';
 import type { LedgerReads } from './ports/ledger-store.js';
 import { baseCurrencyOf } from './settings.js';
 
@@ -73,7 +72,7 @@ export class Translator {
       if (page.next === undefined) break;
       page = await reads.listPeriods({ limit: 200, after: page.next });
     }
-    return new Translator(base, reads, inputs, rates, periods).withCodes();
+    return new Translator(base, reads, inputs, rates, periods);
   }
 
   /** The report inputs with every account in the base currency, and the translation difference account. */
@@ -106,7 +105,7 @@ export class Translator {
     if (flows.length > 0) {
       for (const [accountId, totals] of await this.translateFlows(flows, scope)) result.set(accountId, totals);
     }
-    this.requireRates();
+    await this.requireRates();
     return result;
   }
 
@@ -145,32 +144,19 @@ export class Translator {
   }
 
   /** RATE_MISSING naming the currency whose earliest missing day comes first, and that day. */
-  private requireRates(): void {
+  private async requireRates(): Promise<void> {
     const missing = [...this.rates.missing].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
     if (missing.length === 0) return;
+    const codes = new Map<string, string>();
+    for (const [id] of missing) codes.set(id, (await this.reads.getCurrency(id))?.code ?? id);
     const [currencyId, date] = missing[0]!;
-    const code = this.codeOf(currencyId);
-    const others = missing.slice(1).map(([id, day]) => `${this.codeOf(id)} from ${day}`);
+    const code = codes.get(currencyId)!;
+    const others = missing.slice(1).map(([id, day]) => `${codes.get(id)} from ${day}`);
     throw new LedgerError('RATE_MISSING',
       `No ${code} rate on or before ${date}, which the report needs${others.length > 0 ? ` (also missing: ${others.join(', ')})` : ''}`, {
         field: 'presentation_currency_id',
         suggestion: `Add the rate with POST /api/v1/exchange-rates {"currency_id": "${currencyId}", "rate_date": "${date}", "rate": "..."} or ledger rates set ${code} ${date} RATE`,
       });
-  }
-
-  private codeOf(currencyId: string): string {
-    return this.codes.get(currencyId) ?? currencyId;
-  }
-
-  /** Currency codes by id, for messages (filled by `withCodes`). */
-  private codes = new Map<string, string>();
-
-  async withCodes(): Promise<this> {
-    for (const id of this.inputs.scales.keys()) {
-      const currency = await this.reads.getCurrency(id);
-      if (currency) this.codes.set(id, currency.code);
-    }
-    return this;
   }
 
   /** Totals the translation difference account holds so that debits equal credits. */
@@ -186,7 +172,7 @@ export class Translator {
   originalOf(accountId: string, totals: Totals | undefined): { original_amount: string; display_original_amount: string } | undefined {
     const account = this.inputs.accounts.get(accountId);
     if (!account || !totals) return undefined;
-    const value = sectionBalance(account.account_type, totals.debit_total, totals.credit_total);
-    return { original_amount: value.toString(), display_original_amount: formatAmount(asAmount(value), this.inputs.scales.get(account.currency_id)!) };
+    const original = money(sectionBalance(account.account_type, totals.debit_total, totals.credit_total), this.inputs.scales.get(account.currency_id)!);
+    return { original_amount: original.value, display_original_amount: original.display };
   }
 }

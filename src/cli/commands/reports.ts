@@ -10,7 +10,7 @@ import { parseLimit } from '../parse.js';
 import { groupThousands, printFields } from '../render/format.js';
 import { printTable } from '../render/table.js';
 import { resolveCurrency, resolvedIds } from '../resolve-names.js';
-import { collect } from '../paging.js';
+import { currencyCodes as allCurrencyCodes, type CurrencyCodes } from '../currency-codes.js';
 import { withService } from '../with-service.js';
 
 function parseTermsDays(text: string): number {
@@ -188,23 +188,21 @@ async function presentationOf(service: LedgerService, options: ReportOptions): P
   return options.presentationCurrency === undefined ? undefined : resolveCurrency(service, options.presentationCurrency, '--presentation-currency');
 }
 
-/** On a translated report: every currency's code by id, for the ORIGINAL column. */
-async function originalCodes(service: LedgerService, presentation: string | undefined): Promise<Map<string, string> | undefined> {
-  if (presentation === undefined) return undefined;
-  const all = (await collect((cursor) => service.listCurrencies({ limit: 200, cursor }), {})).data;
-  return new Map(all.map((currency) => [currency.id, currency.code]));
+/** On a translated report: every currency's code, for the ORIGINAL column. */
+async function originalCodes(service: LedgerService, presentation: string | undefined): Promise<CurrencyCodes | undefined> {
+  return presentation === undefined ? undefined : allCurrencyCodes(service);
 }
 
 /** A translated row's own figure in its account's currency ("5,501.00 EUR"), or nothing. */
-function originalText(row: { currency_id?: string | undefined; display_original_amount?: string | undefined }, codes: ReadonlyMap<string, string>): string {
+function originalText(row: { currency_id?: string | undefined; display_original_amount?: string | undefined }, codes: CurrencyCodes): string {
   if (row.display_original_amount === undefined || row.currency_id === undefined) return '';
-  return `${groupThousands(row.display_original_amount)} ${codes.get(row.currency_id) ?? row.currency_id}`;
+  return `${groupThousands(row.display_original_amount)} ${codes(row.currency_id)}`;
 }
 
 /** Every account in the presentation currency, with what it holds in its own currency beside it. */
 async function printTranslatedTrialBalance(service: LedgerService, report: TrialBalance): Promise<void> {
   const codes = (await originalCodes(service, report.presentation_currency_id))!;
-  const base = codes.get(report.presentation_currency_id!)!;
+  const base = codes(report.presentation_currency_id!);
   process.stdout.write(`${report.label}, translated into ${base} (docs/currencies.md)\n`);
   const rows = report.rows.map((row) => [row.account_number ?? '', row.account_name, row.account_type,
     ...[row.display_debit_total, row.display_credit_total, row.display_net_balance].map(groupThousands), originalText(row, codes)]);
@@ -233,7 +231,7 @@ function withCurrency(code: string, rows: readonly string[][], firstAmount: numb
   return rows.map((row) => [code, ...row.map((cell, index) => (index >= firstAmount ? groupThousands(cell) : cell))]);
 }
 
-function printBalanceSheet(report: BalanceSheet, code: string, originals?: ReadonlyMap<string, string>): void {
+function printBalanceSheet(report: BalanceSheet, code: string, originals?: CurrencyCodes): void {
   const rows: string[][] = [];
   const original = (account: BalanceSheet['assets']['accounts'][number]) => (originals ? [originalText(account, originals)] : []);
   const blank = originals ? [''] : [];
@@ -247,7 +245,7 @@ function printBalanceSheet(report: BalanceSheet, code: string, originals?: Reado
   process.stdout.write(`As of ${report.as_of_date ?? 'all dates'}: ${report.is_balanced ? 'balanced' : 'NOT BALANCED'}\n`);
 }
 
-function printIncomeStatement(report: IncomeStatement, code: string, originals?: ReadonlyMap<string, string>): void {
+function printIncomeStatement(report: IncomeStatement, code: string, originals?: CurrencyCodes): void {
   const original = (row: IncomeStatement['revenue'][number]) => (originals ? [originalText(row, originals)] : []);
   const blank = originals ? [''] : [];
   const rows = [

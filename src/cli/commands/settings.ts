@@ -1,6 +1,6 @@
 /** `ledger settings get`, `ledger settings set|unset company-name|retained-earnings-account|lock-date|base-currency`. */
 import type { Command } from 'commander';
-import type { SettingsView } from '../../schemas/settings.js';
+import type { SettingsView, UpdateSettingsInput } from '../../schemas/settings.js';
 import { LOCAL_OPERATOR } from '../../service/actor.js';
 import type { LedgerService } from '../../service/ledger-service.js';
 import { validationError } from '../../domain/errors.js';
@@ -24,6 +24,13 @@ async function printSettings(service: LedgerService, settings: SettingsView): Pr
     fields.push([`Retained earnings account (${code})`, accountId]);
   }
   printFields(fields);
+}
+
+/** Changes the settings as the local operator and prints them as they are now (`--json`: as the API answers). */
+async function update(service: LedgerService, json: boolean | undefined, input: UpdateSettingsInput): Promise<void> {
+  const updated = await service.updateSettings(LOCAL_OPERATOR, input);
+  if (json) printJson({ data: updated });
+  else await printSettings(service, updated);
 }
 
 /** A currency given by id or by code (case-insensitive). */
@@ -51,9 +58,7 @@ export function registerSettingsCommands(program: Command): void {
     .description('Set the company name printed at the top of every report and export (1 to 200 characters, one line)')
     .addHelpText('after', '\nExample:\n  $ ledger settings set company-name "Acme Ltd"')
     .action(withService(async (service, { json }, _options: object, name: string) => {
-      const updated = await service.updateSettings(LOCAL_OPERATOR, { company_name: name });
-      if (json) printJson({ data: updated });
-      else await printSettings(service, updated);
+      await update(service, json, { company_name: name });
     }));
 
   set.command('retained-earnings-account <account>')
@@ -67,27 +72,21 @@ export function registerSettingsCommands(program: Command): void {
       const input = options.currency === undefined
         ? { retained_earnings_account_id: id }
         : { retained_earnings_account_ids: { [await currencyIdOf(service, options.currency)]: id } };
-      const updated = await service.updateSettings(LOCAL_OPERATOR, input);
-      if (json) printJson({ data: updated });
-      else await printSettings(service, updated);
+      await update(service, json, input);
     }));
 
   set.command('lock-date <date>')
     .description('Lock the books up to a day: entries and reversals dated on or before it need periods:override and a reason')
     .addHelpText('after', '\nExample:\n  $ ledger settings set lock-date 2026-03-31')
     .action(withService(async (service, { json }, _options: object, date: string) => {
-      const updated = await service.updateSettings(LOCAL_OPERATOR, { lock_date: date });
-      if (json) printJson({ data: updated });
-      else await printSettings(service, updated);
+      await update(service, json, { lock_date: date });
     }));
 
   set.command('base-currency <currency>')
     .description('Set the base currency translated reports are shown in (by id or code)')
     .addHelpText('after', '\nExample:\n  $ ledger settings set base-currency USD')
     .action(withService(async (service, { json }, _options: object, currency: string) => {
-      const updated = await service.updateSettings(LOCAL_OPERATOR, { base_currency_id: await currencyIdOf(service, currency) });
-      if (json) printJson({ data: updated });
-      else await printSettings(service, updated);
+      await update(service, json, { base_currency_id: await currencyIdOf(service, currency) });
     }));
 
   const unset = settings.command('unset').description('Remove a setting');
@@ -95,26 +94,20 @@ export function registerSettingsCommands(program: Command): void {
     .description('Remove the lock date')
     .addHelpText('after', '\nExample:\n  $ ledger settings unset lock-date')
     .action(withService(async (service, { json }) => {
-      const updated = await service.updateSettings(LOCAL_OPERATOR, { lock_date: null });
-      if (json) printJson({ data: updated });
-      else await printSettings(service, updated);
+      await update(service, json, { lock_date: null });
     }));
 
   unset.command('base-currency')
     .description('Go back to the retained earnings account\'s currency as the base currency')
     .addHelpText('after', '\nExample:\n  $ ledger settings unset base-currency')
     .action(withService(async (service, { json }) => {
-      const updated = await service.updateSettings(LOCAL_OPERATOR, { base_currency_id: null });
-      if (json) printJson({ data: updated });
-      else await printSettings(service, updated);
+      await update(service, json, { base_currency_id: null });
     }));
   unset.command('company-name')
     .description('Remove the company name: reports and exports print none')
     .addHelpText('after', '\nExample:\n  $ ledger settings unset company-name')
     .action(withService(async (service, { json }) => {
-      const updated = await service.updateSettings(LOCAL_OPERATOR, { company_name: null });
-      if (json) printJson({ data: updated });
-      else await printSettings(service, updated);
+      await update(service, json, { company_name: null });
     }));
 
   unset.command('retained-earnings-account')
@@ -123,8 +116,6 @@ export function registerSettingsCommands(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ ledger settings unset retained-earnings-account --currency EUR')
     .action(withService(async (service, { json }, options: { currency: string }) => {
       const currencyId = await currencyIdOf(service, options.currency);
-      const updated = await service.updateSettings(LOCAL_OPERATOR, { retained_earnings_account_ids: { [currencyId]: null } });
-      if (json) printJson({ data: updated });
-      else await printSettings(service, updated);
+      await update(service, json, { retained_earnings_account_ids: { [currencyId]: null } });
     }));
 }

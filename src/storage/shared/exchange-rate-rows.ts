@@ -6,14 +6,8 @@
 import { parseRate } from '../../domain/currencies/exchange-rate.js';
 import type { ExchangeRate } from '../../service/ports/rates-store.js';
 
-export interface ExchangeRateRow {
-  id: string;
-  currency_id: string;
-  rate_date: string;
-  rate: string;
-  created_at: string;
-  updated_at: string;
-}
+/** The columns are the port's record, field for field. */
+export type ExchangeRateRow = ExchangeRate;
 
 export function toExchangeRate(row: ExchangeRateRow): ExchangeRate {
   return {
