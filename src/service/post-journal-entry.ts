@@ -26,6 +26,8 @@ export interface PostingMeta {
   actor?: Actor;
   /** Why an entry on or before the lock date is posted anyway. */
   override_reason?: string | null | undefined;
+  /** The lock date, when the caller read it already in this transaction (a batch reads it once, not per entry). */
+  lock_date?: string | null | undefined;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface PostingMeta {
  */
 async function lockDateOverride(tx: LedgerTx, entryDate: string, meta: PostingMeta): Promise<string | null> {
   if (meta.entry_type === 'closing') return null;
-  const lockDate = await lockDateOf(tx);
+  const lockDate = meta.lock_date !== undefined ? meta.lock_date : await lockDateOf(tx);
   if (lockDate === null || entryDate > lockDate) return null;
   const reason = meta.override_reason?.trim() ?? '';
   const allowed = meta.actor !== undefined && hasPermission(meta.actor, 'periods:override');
@@ -94,9 +96,10 @@ export type PostingWork = (tx: LedgerTx) => Promise<JournalEntryView[]>;
  */
 
 /** A standard entry by the actor, posted and recorded in the audit log. */
-export async function postStandard(ctx: ServiceContext, tx: LedgerTx, actor: Actor, input: CreateEntryInput): Promise<JournalEntryView> {
+export async function postStandard(ctx: ServiceContext, tx: LedgerTx, actor: Actor, input: CreateEntryInput,
+  lockDate?: string | null): Promise<JournalEntryView> {
   const entry = await postWithin(ctx, tx, input,
-    { entry_type: 'standard', reverses_id: null, created_by: actor.user_id, actor, override_reason: input.override_reason });
+    { entry_type: 'standard', reverses_id: null, created_by: actor.user_id, actor, override_reason: input.override_reason, lock_date: lockDate });
   await recordEntryCreated(ctx, tx, actor, entry);
   return entry;
 }
@@ -144,10 +147,12 @@ export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, 
 async function postEach(ctx: ServiceContext, tx: LedgerTx, actor: Actor, inputs: Iterable<CreateEntryInput> | AsyncIterable<CreateEntryInput>,
   posted: (entry: JournalEntryView) => void = () => {}): Promise<number> {
   let count = 0;
+  // Nothing a batch posts changes the settings: the lock date is read once for all its entries.
+  const lockDate = await lockDateOf(tx);
   for await (const input of inputs) {
     let entry: JournalEntryView;
     try {
-      entry = await postStandard(ctx, tx, actor, input);
+      entry = await postStandard(ctx, tx, actor, input, lockDate);
     } catch (error) {
       throw atEntry(error, count);
     }
