@@ -102,10 +102,10 @@ export function BalanceSheetPage() {
   );
 }
 
-/** One section; `translated` adds a column with each row's own balance in its account's currency. */
+/** One section; `translated` adds under each account its own balance in its account's currency. */
 export function StatementSection({ title, section, testId, translated = false }:
   { title: string; section: BalanceSheetSectionView; testId: string; translated?: boolean }) {
-  const span = translated ? 3 : 2;
+  const span = 2;
   const accounts = useAccountMap();
   // The heading stays outside the frame that scrolls a long amount sideways on a phone.
   const captionId = useId();
@@ -127,16 +127,13 @@ export function StatementSection({ title, section, testId, translated = false }:
                     {item.row.account_number ? <span className="mono muted">{item.row.account_number} </span> : null}
                     {item.row.account_id ? <Link to={`/accounts/${item.row.account_id}`}>{item.row.account_name}</Link> : <em>{item.row.account_name}</em>}
                   </span>
+                  {/* The sections share the width two by two: the original figure goes under the name, so the
+                      translated one, the section's own, keeps its column at every width. */}
                   {translated && item.row.display_original_amount !== undefined ? (
-                    <span className="show-narrow muted small"><br /><OriginalAmount value={item.row.original_amount} display={item.row.display_original_amount}
-                      currencyId={item.row.currency_id} testId="original-amount-narrow" /></span>
+                    <span className="muted small"><br /><OriginalAmount value={item.row.original_amount} display={item.row.display_original_amount}
+                      currencyId={item.row.currency_id} wrap /></span>
                   ) : null}
                 </td>
-                {translated ? (
-                  <td className="num nowrap muted hide-narrow">
-                    <OriginalAmount value={item.row.original_amount} display={item.row.display_original_amount} currencyId={item.row.currency_id} />
-                  </td>
-                ) : null}
                 <td className="num"><Money value={item.row.balance} display={groupDigits(item.row.display_balance)} /></td>
               </tr>
             )))}
@@ -144,7 +141,6 @@ export function StatementSection({ title, section, testId, translated = false }:
           <tfoot>
             <tr className="row--total">
               <th scope="row">Total {title.toLowerCase()}</th>
-              {translated ? <td className="hide-narrow" /> : null}
               <td className="num"><Money value={section.total} display={groupDigits(section.display_total)} /></td>
             </tr>
           </tfoot>

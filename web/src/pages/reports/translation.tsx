@@ -60,14 +60,18 @@ export function RateMissingNotice({ error, onRetry }: { error: Error; onRetry?: 
   );
 }
 
-/** "5,501.00 EUR": a row's own figure in its account's currency, beside the translated one (nothing on the difference row). */
-export function OriginalAmount({ value, display, currencyId, testId = 'original-amount' }:
-  { value?: string | undefined; display: string | undefined; currencyId: string | null | undefined; testId?: string }) {
+/**
+ * "5,501.00 EUR": a row's own figure in its account's currency, beside the translated one (nothing on
+ * the difference row). `wrap`: it may break between digit groups, for a figure set under a name.
+ */
+export function OriginalAmount({ value, display, currencyId, testId = 'original-amount', wrap = false }:
+  { value?: string | undefined; display: string | undefined; currencyId: string | null | undefined; testId?: string; wrap?: boolean }) {
   const currencies = useCurrencyMap();
   if (display === undefined) return null;
+  const code = currencyId ? currencies.get(currencyId)?.code ?? '' : '';
   return (
-    <span className="original-amount" data-testid={testId}>
-      <Money value={value} display={groupDigits(display)} /><span className="unit"> {currencyId ? currencies.get(currencyId)?.code ?? '' : ''}</span>
+    <span className={wrap ? 'original-amount original-amount--wrap' : 'original-amount'} data-testid={testId}>
+      <Money value={value} display={groupDigits(display)} /><span className="unit"> {code}</span>
     </span>
   );
 }
