@@ -110,8 +110,7 @@ export function LedgerTable({ params, currency, showAccount = false, showExport 
         <table className="table">
           <thead>
             <tr>
-              <th scope="col" className="col-number hide-narrow">No.</th>
-              <th scope="col" className="col-date hide-narrow">Date</th>
+              <th scope="col" className="col-date hide-narrow">Date · No.</th>
               <th scope="col" className="col-text">Description</th>
               {showAccount ? <th scope="col" className="hide-narrow">Account</th> : null}
               <th scope="col" className="hide-narrow">Reference</th>
@@ -124,8 +123,10 @@ export function LedgerTable({ params, currency, showAccount = false, showExport 
             <BalanceRow className="row--subtotal" label={openingLabel} display={opening} showAccount={showAccount} />
             {lines.map((line) => (
               <tr key={line.line_id} data-testid="ledger-line">
-                <td className="col-number mono nowrap hide-narrow" data-testid="ledger-entry-number">#{line.entry_number}</td>
-                <td className="col-date nowrap hide-narrow">{formatDate(line.entry_date)}</td>
+                {/* The entry's number under its date: one column less keeps the balance in view on a desktop screen. */}
+                <td className="col-date nowrap hide-narrow">
+                  {formatDate(line.entry_date)}<br /><span className="mono muted small" data-testid="ledger-entry-number">#{line.entry_number}</span>
+                </td>
                 <td>
                   <span className="show-narrow muted small">#{line.entry_number} · {formatDate(line.entry_date)}<br /></span>
                   <Link to={`/journal/${line.journal_entry_id}`}>{line.description}</Link>
@@ -160,7 +161,6 @@ export function LedgerTable({ params, currency, showAccount = false, showExport 
 function BalanceRow({ className, label, display, showAccount }: { className: string; label: string; display: string; showAccount: boolean }) {
   return (
     <tr className={className}>
-      <td className="hide-narrow" />
       <td className="hide-narrow" />
       <td>{label}</td>
       {showAccount ? <td className="hide-narrow" /> : null}
