@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testAccount as account } from '../../../test/fixtures/domain.js';
 import {
-  ageInDays, ageOpenAmount, type BucketAmounts, bucketOf, buildAgedBalances, type DatedAmount, dueDateOf, sideOfBalance, zeroBuckets,
+  ageInDays, ageOpenAmount, type BucketAmounts, bucketOf, buildAgedBalances, type DatedAmount, dueDateOf, OpenAmountAging, sideOfBalance,
+  zeroBuckets,
 } from './aged-balances.js';
 
 const AS_OF = '2026-06-30';
@@ -53,6 +54,17 @@ describe('ageOpenAmount (first in, first out)', () => {
 
   it('throws when the movements do not cover the open amount (totals and lines disagree)', () => {
     expect(() => ageOpenAmount(100n, [moved('2026-06-01', 60n)], AS_OF)).toThrow(/40 missing/);
+  });
+
+  it('ages page by page as the movements arrive, the same as all at once', () => {
+    const newestFirst = [moved('2026-06-30', 50n), moved('2026-05-16', 200n), moved('2026-03-02', 100n), moved('2026-01-02', 900n)];
+    const aging = new OpenAmountAging(300n, AS_OF, 0);
+    expect(aging.take(newestFirst.slice(0, 1))).toBe(false);
+    expect(() => aging.buckets()).toThrow(/250 missing/);
+    expect(aging.take(newestFirst.slice(1, 3))).toBe(true);
+    expect(aging.take(newestFirst.slice(3))).toBe(true);
+    expect(aging.buckets()).toEqual(ageOpenAmount(300n, newestFirst, AS_OF, 0));
+    expect(aging.buckets()).toEqual(buckets({ current: 50n, days_31_60: 200n, days_over_90: 50n }));
   });
 });
 

@@ -58,25 +58,49 @@ export function zeroBuckets(): BucketAmounts {
 
 /**
  * Spreads an open amount (> 0) over the buckets: the newest movements on its side (newest first)
- * are taken until they cover it, the last one taken only for what is still missing. The
- * movements must cover the amount (the balance is their sum less the movements against them);
- * if they do not, the books disagree with their totals and this throws.
+ * are taken until they cover it, the last one taken only for what is still missing. Movements are
+ * given a page at a time (a customer with thousands of open invoices is read in pages, and each
+ * page is aged as it arrives, so no one step holds the event loop for all of them). The movements
+ * must cover the amount (the balance is their sum less the movements against them); if they do
+ * not, the books disagree with their totals and `buckets()` throws.
  */
-export function ageOpenAmount(open: bigint, newestFirst: Iterable<DatedAmount>, asOfDate: string, termsDays = DEFAULT_TERMS_DAYS): BucketAmounts {
-  const buckets = zeroBuckets();
-  let missing = open;
-  if (missing > 0n) {
+export class OpenAmountAging {
+  private readonly aged = zeroBuckets();
+  private missing: bigint;
+
+  constructor(private readonly open: bigint, private readonly asOfDate: string, private readonly termsDays = DEFAULT_TERMS_DAYS) {
+    this.missing = open > 0n ? open : 0n;
+  }
+
+  get covered(): boolean {
+    return this.missing === 0n;
+  }
+
+  /** Takes movements (newest first) until the amount is covered; true once it is. */
+  take(newestFirst: Iterable<DatedAmount>): boolean {
+    if (this.missing === 0n) return true;
     for (const movement of newestFirst) {
-      const taken = movement.amount < missing ? movement.amount : missing;
-      buckets[bucketOf(ageInDays(dueDateOf(movement, termsDays), asOfDate))] += taken;
-      missing -= taken;
-      if (missing === 0n) break;
+      const taken = movement.amount < this.missing ? movement.amount : this.missing;
+      this.aged[bucketOf(ageInDays(dueDateOf(movement, this.termsDays), this.asOfDate))] += taken;
+      this.missing -= taken;
+      if (this.missing === 0n) return true;
     }
+    return false;
   }
-  if (missing > 0n) {
-    throw new Error(`the movements do not cover the open amount ${open} (${missing} missing): totals and lines disagree`);
+
+  buckets(): BucketAmounts {
+    if (this.missing > 0n) {
+      throw new Error(`the movements do not cover the open amount ${this.open} (${this.missing} missing): totals and lines disagree`);
+    }
+    return { ...this.aged };
   }
-  return buckets;
+}
+
+/** {@link OpenAmountAging} over movements given all at once. */
+export function ageOpenAmount(open: bigint, newestFirst: Iterable<DatedAmount>, asOfDate: string, termsDays = DEFAULT_TERMS_DAYS): BucketAmounts {
+  const aging = new OpenAmountAging(open, asOfDate, termsDays);
+  aging.take(newestFirst);
+  return aging.buckets();
 }
 
 /** The side a balance lies on: its account's normal side when positive, else the other. */
