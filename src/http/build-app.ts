@@ -212,12 +212,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /**
+ * How long an idle keep-alive connection stays open: Fastify's own default, which a server of our
+ * own making (below) does not get. Node's 5 s is shorter than the idle timeout of the load balancers
+ * and clients in front of a server (60 s for some): a connection the server closes while the other
+ * side sends on it again is reset, and the request fails (seen in the tests as ECONNRESET when a
+ * client reused a connection at the moment the server dropped it).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/**
  * Node checks the time a request takes to arrive only every `connectionsCheckingInterval` (30 s by
  * default), so a stalled body could live twice the timeout: it is checked every second instead.
  * The headers get the same bound (Node's own default of 60 s is longer than the whole request's).
  */
 function createHttpServer(handler: (request: IncomingMessage, response: ServerResponse) => void, requestTimeoutMs: number): Server {
   return createServer({
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs,
     connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(requestTimeoutMs / 2))),
   }, handler);

@@ -211,6 +211,12 @@ describe('envelope and errors', () => {
       }
     });
 
+    it('keeps an idle connection open for 72 s (Fastify\'s default; Node\'s 5 s reset connections that clients and load balancers reused)', async () => {
+      const response = await api.request('GET', '/api/v1/currencies');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('keep-alive')).toBe('timeout=72');
+    });
+
     it('reads and drops the rest of a refused body, so a client still sending sees its 413 (not EPIPE) and keeps its connection', async () => {
       // Closed with the body unread, the socket was reset under a client still writing: about 1 in
       // 15 of these requests failed with EPIPE or ECONNRESET instead of the answer.
