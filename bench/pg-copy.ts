@@ -29,7 +29,6 @@ const TABLES: { name: string; order: string }[] = [
   { name: 'account_period_totals', order: 'account_id, period_id' },
   { name: 'journal_entries', order: 'seq' },
   { name: 'journal_lines', order: 'seq' },
-  { name: 'entry_hashes', order: 'entry_seq' },
   { name: 'account_daily_totals', order: 'account_id, entry_date' },
   { name: 'users', order: 'created_at, id' },
   { name: 'api_keys', order: 'created_at, id' },
@@ -47,6 +46,9 @@ const TABLES: { name: string; order: string }[] = [
 const NOT_COPIED = new Set(['entry_search', 'catalog_versions', 'audit_log', 'audit_seals']);
 
 const CHUNK = 10_000;
+
+/** Columns SQLite keeps in another form: an entry's amount is sortable zero-padded text there, numeric here. */
+const SQLITE_COLUMN: Record<string, string> = { 'journal_entries.debit_total': 'debit_key' };
 
 export async function copySqliteLedger(sqlitePath: string, url: string): Promise<{ seconds: number; rows: number }> {
   const started = performance.now();
@@ -69,7 +71,8 @@ export async function copySqliteLedger(sqlitePath: string, url: string): Promise
       const names = columns.map((c) => c.column_name);
       const casts = columns.map((c, i) => `$${i + 1}::${c.data_type === 'numeric' ? 'numeric' : c.data_type}[]`);
       const insert = `INSERT INTO ${table.name} (${names.join(', ')}) SELECT * FROM unnest(${casts.join(', ')})`;
-      const select = source.prepare(`SELECT ${names.join(', ')} FROM ${table.name} ORDER BY ${table.order}`).raw(true);
+      const select = source.prepare(`SELECT ${names.map((name) => SQLITE_COLUMN[`${table.name}.${name}`] ?? name).join(', ')}
+        FROM ${table.name} ORDER BY ${table.order}`).raw(true);
       const booleans = columns.map((c) => c.data_type === 'boolean');
       let arrays: unknown[][] = names.map(() => []);
       let count = 0;
@@ -94,8 +97,8 @@ export async function copySqliteLedger(sqlitePath: string, url: string): Promise
     for (const table of ['journal_entries', 'journal_lines']) {
       await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'seq'), (SELECT coalesce(max(seq), 0) + 1 FROM ${table}), false)`);
     }
-    // What finds entries is kept differently by each store (SQLite: FTS5 and entry_amounts), so it
-    // is rebuilt from the copied entries, as migration 11 does for an existing ledger.
+    // The words that find entries are kept differently by each store (SQLite: FTS5), so they are
+    // rebuilt from the copied entries, as migration 11 does for an existing ledger.
     await backfillEntrySearch(client);
     await client.query('COMMIT');
     await client.query('VACUUM ANALYZE');

@@ -2,8 +2,8 @@
  * The storage limit: a bare better-sqlite3 loop writing the same rows as the SQLite adapter
  * (src/storage/sqlite/posting.ts, pending-writes.ts, audit-log.ts) for a two-line entry, with no
  * application work between the statements (no validation, no hashing: the hashes are fixed text
- * of their real length). Per entry: one journal_entries row, two journal_lines rows, its
- * entry_hashes and entry_amounts rows, its audit record (audit_log) and its key in audit_unsealed.
+ * of their real length). Per entry: one journal_entries row (with its chain link and amount key),
+ * two journal_lines rows, its audit record (audit_log) and its key in audit_unsealed.
  * Per transaction, as the adapter writes them before COMMIT: each touched account_balances,
  * account_period_totals and account_daily_totals row read and written once, the currency_totals
  * row, the entries' words (entry_words, FTS5), and the seals of the transaction's audit records
@@ -105,11 +105,10 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
 
     // The adapter's statements, verbatim in effect.
     const insertEntry = db.prepare(`INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
-      entry_type, reverses_id, created_by, posted_at, currency_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      entry_type, reverses_id, created_by, posted_at, currency_id, previous_hash, hash, debit_key, entry_number)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))`);
     const insertLine = db.prepare(`INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount,
       credit_amount, description) VALUES (?, ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`);
-    const insertHash = db.prepare('INSERT INTO entry_hashes (entry_seq, previous_hash, hash) VALUES (?, ?, ?)');
-    const insertAmount = db.prepare('INSERT INTO entry_amounts (entry_seq, debit_key) VALUES (?, ?)');
     const insertWords = db.prepare('INSERT INTO entry_words (rowid, words) VALUES (?, ?)');
     const insertAudit = db.prepare(`INSERT INTO audit_log (occurred_at, id, actor_id, credential_type, credential_id, request_id,
       action, target_type, target_id, changes) VALUES (?, ?, ?, 'api_key', ?, NULL, 'journal_entry.create', 'journal_entry', ?, NULL)`);
@@ -177,11 +176,9 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
       const entryDate = spec.bulk ? new Date(YEAR_START + (index % 365) * 86_400_000).toISOString().slice(0, 10) : ENTRY_DATE;
       const entryId = uuidv7();
       const seq = insertEntry.run(entryId, entryDate, `bench sale ${index}`, null, null, periodId, 'standard', null, actorId,
-        postedAt, currencyId).lastInsertRowid;
+        postedAt, currencyId, HASH, HASH, AMOUNT_KEY).lastInsertRowid;
       insertLine.run(uuidv7(), seq, debitAccount, debitAccount, entryDate, AMOUNT.toString(), '0', null);
       insertLine.run(uuidv7(), seq, creditAccount, creditAccount, entryDate, '0', AMOUNT.toString(), null);
-      insertHash.run(seq, HASH, HASH);
-      insertAmount.run(seq, AMOUNT_KEY);
       const auditId = uuidv7();
       insertAudit.run(postedAt, auditId, actorId, credentialId, entryId);
       insertUnsealed.run(postedAt, auditId);
@@ -227,11 +224,11 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
     const lines = rows('journal_lines');
     const balance = balances.get.get(debitAccount) as Totals;
     const expected = (BigInt(written) * AMOUNT).toString();
-    const perEntry = ['entry_hashes', 'entry_amounts', 'audit_log', 'audit_seals'].map(rows);
+    const perEntry = ['audit_log', 'audit_seals'].map(rows);
     if (count !== written || lines !== 2 * written || balance?.debit_total !== expected || perEntry.some((n) => n !== written)
       || rows('audit_unsealed') !== 0) {
       throw new Error(`VERIFICATION FAILED (${spec.label}): ${count} entries, ${lines} lines, balance ${balance?.debit_total}, `
-        + `hashes, amounts, audit records and seals ${perEntry.join(', ')}; expected ${written}, ${2 * written}, ${expected}, ${written} each`);
+        + `audit records and seals ${perEntry.join(', ')}; expected ${written}, ${2 * written}, ${expected}, ${written} each`);
     }
     if (written < entries) log(`${spec.label}: time limit reached after ${written} entries`);
     log(`${spec.label}: ${written} entries in ${seconds.toFixed(2)} s`);

@@ -4,7 +4,8 @@
  * `node bin/ledger.js` on the current code, and builds the web UI into
  * dist/web for the browser tests (test/e2e), which `ledger serve` serves. Each build is skipped
  * when its output is already newer than every file it is made from, so runs that touch neither
- * stay fast; LEDGER_TEST_BUILD=always forces both.
+ * stay fast; LEDGER_TEST_BUILD=always forces both, and LEDGER_TEST_BUILD=never skips both (`npm run
+ * test:fast`, whose tests call the code in src/ directly and start no program).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -64,6 +65,7 @@ function buildWeb(): void {
 }
 
 export default function setup(): void {
+  if (process.env.LEDGER_TEST_BUILD === 'never') return;
   buildServer();
   buildWeb();
 }

@@ -102,17 +102,16 @@ export type VerifyBooks = Awaited<ReturnType<typeof buildVerifyBooks>>;
 
 /**
  * Lets raw SQL change posted history: drops (SQLite) or disables (PostgreSQL) the triggers that
- * refuse UPDATE and DELETE on journal entries, their lines and their hashes.
+ * refuse UPDATE and DELETE on journal entries and their lines.
  */
 export async function allowHistoryEdits(location: string): Promise<void> {
   if (parseDatabaseLocation(location).kind === 'postgres') {
-    for (const table of ['journal_entries', 'journal_lines', 'entry_hashes']) {
+    for (const table of ['journal_entries', 'journal_lines']) {
       await rawQuery(location, `ALTER TABLE ${table} DISABLE TRIGGER ${table}_immutable`);
     }
     return;
   }
-  for (const trigger of ['journal_entries_no_update', 'journal_entries_no_delete', 'journal_lines_no_update', 'journal_lines_no_delete',
-    'entry_hashes_no_update', 'entry_hashes_no_delete']) {
+  for (const trigger of ['journal_entries_no_update', 'journal_entries_no_delete', 'journal_lines_no_update', 'journal_lines_no_delete']) {
     await rawQuery(location, `DROP TRIGGER IF EXISTS ${trigger}`);
   }
 }
@@ -132,12 +131,12 @@ export const TAMPERING = {
     await allowHistoryEdits(location);
     await rawQuery(location, `UPDATE journal_entries SET ${column} = $1 WHERE id = $2`, [value, entryId]);
   },
-  /** Removes an entry with its lines, its hash and its search data, as if it had never been posted (its totals stay). */
+  /** Removes an entry with its lines and its search data, as if it had never been posted (its totals stay). */
   async deleteEntry(location: string, entryId: string): Promise<void> {
     await allowHistoryEdits(location);
-    // The entry's search data refers to it too (SQLite's word index is contentless and keeps no reference).
-    const search = parseDatabaseLocation(location).kind === 'postgres' ? 'entry_search' : 'entry_amounts';
-    for (const table of ['journal_lines', 'entry_hashes', search]) {
+    // PostgreSQL's words refer to the entry too (SQLite's word index is contentless and keeps no reference).
+    const tables = parseDatabaseLocation(location).kind === 'postgres' ? ['journal_lines', 'entry_search'] : ['journal_lines'];
+    for (const table of tables) {
       await rawQuery(location, `DELETE FROM ${table} WHERE entry_seq = (SELECT seq FROM journal_entries WHERE id = $1)`, [entryId]);
     }
     await rawQuery(location, 'DELETE FROM journal_entries WHERE id = $1', [entryId]);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerError } from '../../src/domain/errors.js';
-import { credit, debit, EntryFixtures, insertBooks, standardBooks } from '../../src/storage/contract/fixtures.js';
+import { credit, debit, EntryFixtures, insertBooks, standardBooks } from './contract/fixtures.js';
 import type { LedgerStore } from '../../src/service/ports/ledger-store.js';
 import { migrateSqlite, openSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { fts5Structure } from '../helpers/fts5-structure.js';

@@ -13,7 +13,7 @@ import { testBackend } from '../helpers/test-location.js';
 
 interface EntryRow {
   seq: number; id: string; entry_date: unknown; description: string; period_id: string; entry_type: string;
-  reverses_id: string | null; posted_at: unknown; currency_id: string;
+  reverses_id: string | null; posted_at: unknown; currency_id: string; hash: string;
 }
 
 
@@ -95,9 +95,10 @@ describe('journal immutability in the database', () => {
     const before = await snapshot();
     const [row] = await sql('SELECT * FROM journal_entries WHERE id = $1', [reversal.id]) as unknown as EntryRow[];
     expect(row!.reverses_id).toBe(original.id);
+    // Every NOT NULL column is given (PostgreSQL checks those first), so only the reversal's uniqueness can refuse it.
     const failure = await failureOf(sql(`INSERT INTO journal_entries (id, entry_date, description, period_id, entry_type, reverses_id, posted_at, currency_id,
-      entry_number) VALUES ($1, $2, $3, $4, 'reversal', $5, $6, $7, 999999)`,
-    ['second-reversal', row!.entry_date, 'Reversal again', row!.period_id, original.id, row!.posted_at, row!.currency_id]));
+      entry_number, previous_hash, hash, ${testBackend() === 'postgres' ? 'debit_total' : 'debit_key'}) VALUES ($1, $2, $3, $4, 'reversal', $5, $6, $7, 999999, $8, $8, '0')`,
+    ['second-reversal', row!.entry_date, 'Reversal again', row!.period_id, original.id, row!.posted_at, row!.currency_id, row!.hash]));
     expect(uniqueViolation(failure), failure.message).toEqual({ table: 'journal_entries', columns: ['reverses_id'] });
     expect(await snapshot()).toEqual(before);
   });

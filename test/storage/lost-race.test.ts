@@ -10,7 +10,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/app/open-ledger.js';
 import type { LedgerStore, LedgerTx } from '../../src/service/ports/ledger-store.js';
-import { credit, debit, EntryFixtures, insertBooks, standardBooks, totalsOf } from '../../src/storage/contract/fixtures.js';
+import { credit, debit, EntryFixtures, insertBooks, standardBooks, totalsOf } from './contract/fixtures.js';
 import { testBackend } from '../helpers/test-location.js';
 import { openTestStore, type TestStore } from '../helpers/test-store.js';
 

@@ -6,7 +6,7 @@
  * grouping switched off, or a savepoint per job, this test fails.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { credit, debit, EntryFixtures, insertBooks, standardBooks } from '../../src/storage/contract/fixtures.js';
+import { credit, debit, EntryFixtures, insertBooks, standardBooks } from './contract/fixtures.js';
 import { rawQuery } from '../helpers/raw-sql.js';
 import { testBackend } from '../helpers/test-location.js';
 import { openTestStore, type TestStore } from '../helpers/test-store.js';

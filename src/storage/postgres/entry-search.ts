@@ -1,8 +1,9 @@
 /**
  * What PostgreSQL keeps to find entries (migration 11): per entry, its words as a `tsvector` made
  * from our own word list (domain/journal/search-words.ts) with `array_to_tsvector`, so no text
- * search configuration or parser of the server's changes them, and its debit total. Built-in full
- * text search only: no extension to install.
+ * search configuration or parser of the server's changes them. Built-in full text search only: no
+ * extension to install. The entry's debit total, kept here until migration 16, is a column of the
+ * entry since.
  */
 import type pg from 'pg';
 import { entrySearchWords } from '../../domain/journal/search-words.js';
@@ -33,8 +34,12 @@ export const BACKFILL_BATCH_SQL = `SELECT e.seq::text AS seq, e.description, e.r
   FROM journal_entries e JOIN journal_lines l ON l.entry_seq = e.seq
   WHERE e.seq > $1::bigint AND l.entry_seq > $1::bigint GROUP BY e.seq ORDER BY e.seq LIMIT $2`;
 
-/** Migration 11's backfill: every entry already posted, in batches in posting order. */
-export async function backfillEntrySearch(client: pg.Client): Promise<void> {
+/**
+ * The words of every entry already posted, in batches in posting order: migration 11's backfill
+ * (which also wrote each entry's debit total beside its words, `withAmounts`, until migration 16
+ * moved the amount onto the entry), and a rebuild of the words of entries copied in another way.
+ */
+export async function backfillEntrySearch(client: pg.Client, withAmounts = false): Promise<void> {
   let after = '0';
   for (;;) {
     const { rows } = await client.query<{ seq: string; description: string; reference: string | null;
@@ -44,10 +49,13 @@ export async function backfillEntrySearch(client: pg.Client): Promise<void> {
       description: row.description, reference: row.reference,
       lines: row.line_descriptions.map((description) => ({ description })),
     })));
-    await client.query(`INSERT INTO entry_search (entry_seq, debit_total, words)
-      SELECT seq, debit_total, ${WORDS_VECTOR('words')}
-      FROM unnest($1::bigint[], $2::numeric[], $3::text[]) AS found(seq, debit_total, words)`,
-    [rows.map((row) => row.seq), rows.map((row) => row.debit_total), words]);
+    await client.query(withAmounts
+      ? `INSERT INTO entry_search (entry_seq, debit_total, words)
+         SELECT seq, debit_total, ${WORDS_VECTOR('words')}
+         FROM unnest($1::bigint[], $2::numeric[], $3::text[]) AS found(seq, debit_total, words)`
+      : `INSERT INTO entry_search (entry_seq, words)
+         SELECT seq, ${WORDS_VECTOR('words')} FROM unnest($1::bigint[], $2::text[]) AS found(seq, words)`,
+    withAmounts ? [rows.map((row) => row.seq), rows.map((row) => row.debit_total), words] : [rows.map((row) => row.seq), words]);
     after = rows[rows.length - 1]!.seq;
   }
 }

@@ -276,9 +276,9 @@ export function ledgerReads(q: PgQueries) {
         for (const [operator, value] of [['>=', filter.min_amount], ['<=', filter.max_amount]] as const) {
           if (value === undefined) continue;
           params.push(toDecimalString(value));
-          bounds.push(`debit_total ${operator} $${params.length}::numeric`);
+          bounds.push(`e.debit_total ${operator} $${params.length}::numeric`);
         }
-        where.push(`e.seq IN (SELECT entry_seq FROM entry_search WHERE ${bounds.join(' AND ')})`);
+        where.push(...bounds);
       }
       const direction = order === 'asc' ? 'ASC' : 'DESC';
       params.push(request.limit + 1);
@@ -315,12 +315,8 @@ export function ledgerReads(q: PgQueries) {
     },
 
     async listEntriesInPostingOrder(request) {
-      // The hashes' bound is stated too: the planner merges the two seq-ordered indexes, and does
-      // not carry e.seq > $1 over to entry_hashes by itself, so each page would otherwise read the
-      // hashes from the very first entry on (quadratic over a walk of the whole ledger).
       const rows = await q.all<EntryRow>(`SELECT ${ENTRY_COLUMNS}
-        FROM journal_entries e LEFT JOIN entry_hashes h ON h.entry_seq = e.seq AND h.entry_seq > $1::bigint
-        WHERE e.seq > $1::bigint ORDER BY e.seq LIMIT $2`,
+        FROM ${ENTRY_FROM} WHERE e.seq > $1::bigint ORDER BY e.seq LIMIT $2`,
       String(request.after?.[0] ?? 0), request.limit + 1);
       const result = page(rows, request.limit, (row) => [row.seq]);
       return { items: await withLines(q, result.items), next: result.next };

@@ -358,7 +358,7 @@ CREATE INDEX entry_search_debit ON entry_search (debit_total);
 CREATE INDEX journal_entries_reference ON journal_entries (reference, entry_date, seq) WHERE reference IS NOT NULL;
 CREATE INDEX journal_entries_type ON journal_entries (entry_type, entry_date, seq);
 `,
-    backfill: backfillEntrySearch,
+    backfill: (client) => backfillEntrySearch(client, true),
   },
   {
     version: 12,
@@ -542,6 +542,26 @@ CREATE TABLE exchange_rates (
   CONSTRAINT exchange_rates_currency_id_rate_date_key UNIQUE (currency_id, rate_date)
 );
 CREATE INDEX exchange_rates_by_date ON exchange_rates (rate_date, currency_id);
+`,
+  },
+  {
+    version: 16,
+    name: 'chain link and amount on the entry',
+    sql: `
+-- An entry's place in its currency's hash chain and its amount (the sum of its debits) are
+-- columns of the entry, not rows of tables of their own; entry_search keeps only the words.
+-- Entries already posted take theirs from the old tables; the immutability trigger steps aside
+-- for this one statement of the migration's transaction.
+ALTER TABLE journal_entries ADD COLUMN previous_hash text, ADD COLUMN hash text, ADD COLUMN debit_total amount;
+ALTER TABLE journal_entries DISABLE TRIGGER journal_entries_immutable;
+UPDATE journal_entries AS e SET previous_hash = h.previous_hash, hash = h.hash, debit_total = s.debit_total
+  FROM entry_hashes h, entry_search s WHERE h.entry_seq = e.seq AND s.entry_seq = e.seq;
+ALTER TABLE journal_entries ENABLE TRIGGER journal_entries_immutable;
+ALTER TABLE journal_entries ALTER COLUMN previous_hash SET NOT NULL, ALTER COLUMN hash SET NOT NULL,
+  ALTER COLUMN debit_total SET NOT NULL;
+DROP TABLE entry_hashes;
+ALTER TABLE entry_search DROP COLUMN debit_total;
+CREATE INDEX journal_entries_debit ON journal_entries (debit_total);
 `,
   },
 ];

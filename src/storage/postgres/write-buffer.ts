@@ -223,9 +223,9 @@ export class WriteBuffer {
 }
 
 /**
- * One statement for a layer: the entries in order (their `seq` follows the order of the arrays),
- * their lines in order, each entry's chain link and search data (its words and debit total, beside
- * the entry ids $1), the currencies' totals and chain heads, every account's totals as one upsert
+ * One statement for a layer: the entries in order (their `seq` follows the order of the arrays)
+ * with their chain links and debit totals, their lines in order, each entry's words (beside the
+ * entry ids $1), the currencies' totals and chain heads, every account's totals as one upsert
  * per row, and the audit records. A part with no rows inserts nothing.
  */
 /** The parameters after the audit columns: the entries' numbers and override reasons, then the last number given. */
@@ -233,13 +233,13 @@ const ENTRY_NUMBERS = 37 + AUDIT_COLUMNS.length;
 
 const WRITE_ROWS = `WITH entries AS (
   INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id,
-    created_by, posted_at, currency_id, entry_number, override_reason)
+    created_by, posted_at, currency_id, entry_number, override_reason, previous_hash, hash, debit_total)
   SELECT id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at, currency_id,
-    entry_number, override_reason
+    entry_number, override_reason, previous_hash, hash, debit_total
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-    $10::text[], $11::text[], $${ENTRY_NUMBERS}::bigint[], $${ENTRY_NUMBERS + 1}::text[]) WITH ORDINALITY
-    AS e(id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at, currency_id,
-      entry_number, override_reason, position)
+    $10::text[], $11::text[], $${ENTRY_NUMBERS}::bigint[], $${ENTRY_NUMBERS + 1}::text[], $19::text[], $20::text[], $21::numeric[])
+    WITH ORDINALITY AS e(id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at,
+      currency_id, entry_number, override_reason, previous_hash, hash, debit_total, position)
   ORDER BY position
   RETURNING id, seq
 ), lines AS (
@@ -250,14 +250,11 @@ const WRITE_ROWS = `WITH entries AS (
   JOIN entries entry ON entry.id = line.entry_id
   JOIN accounts account ON account.id = line.account_id
   ORDER BY line.position
-), per_entry AS (
-  SELECT entry.seq, extra.previous_hash, extra.hash, extra.debit_total, extra.words
-  FROM unnest($1::text[], $19::text[], $20::text[], $21::numeric[], $22::text[]) AS extra(id, previous_hash, hash, debit_total, words)
-  JOIN entries entry ON entry.id = extra.id
-), hashes AS (
-  INSERT INTO entry_hashes (entry_seq, previous_hash, hash) SELECT seq, previous_hash, hash FROM per_entry
 ), search AS (
-  INSERT INTO entry_search (entry_seq, debit_total, words) SELECT seq, debit_total, ${WORDS_VECTOR('words')} FROM per_entry
+  INSERT INTO entry_search (entry_seq, words)
+  SELECT entry.seq, ${WORDS_VECTOR('extra.words')}
+  FROM unnest($1::text[], $22::text[]) AS extra(id, words)
+  JOIN entries entry ON entry.id = extra.id
 ), currencies AS (
   UPDATE currency_totals AS total SET debit_total = total.debit_total + delta.debits, chain_hash = delta.chain_hash
   FROM unnest($23::text[], $24::numeric[], $25::text[]) AS delta(currency_id, debits, chain_hash)

@@ -111,10 +111,10 @@ export function toUser(row: UserRow): StoredUser {
  */
 export const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
   e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,
-  e.created_by, e.posted_at, e.currency_id, e.entry_number, e.override_reason, h.previous_hash, h.hash`;
+  e.created_by, e.posted_at, e.currency_id, e.entry_number, e.override_reason, e.previous_hash, e.hash`;
 
-/** Every entry has its chain link (the hash chain was backfilled for older entries). */
-export const ENTRY_FROM = 'journal_entries e LEFT JOIN entry_hashes h ON h.entry_seq = e.seq';
+/** Every entry carries its chain link (backfilled for entries from before the chain, moved onto the entry by migration 15 / 16). */
+export const ENTRY_FROM = 'journal_entries e';
 
 export const LINE_COLUMNS = `l.seq, l.id, l.entry_seq, l.account_id, a.account_number, a.name AS account_name,
   l.debit_amount, l.credit_amount, l.description`;

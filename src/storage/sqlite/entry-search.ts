@@ -1,7 +1,8 @@
 /**
- * What SQLite keeps to find entries (migration 9): their words in an FTS5 table (rowid = the
- * entry's seq) and their debit totals in `entry_amounts`, as 39-digit zero-padded text so that
- * comparing the text compares the amounts (SQLite integers stop at 64 bits; amounts reach 2^127).
+ * What SQLite keeps to find entries: their words in an FTS5 table (migration 9; rowid = the
+ * entry's seq) and their debit totals in the entry's `debit_key` (migration 15; before it, a table
+ * `entry_amounts`), as 39-digit zero-padded text so that comparing the text compares the amounts
+ * (SQLite integers stop at 64 bits; amounts reach 2^127).
  */
 import type Database from 'better-sqlite3';
 import { entrySearchWords } from '../../domain/journal/search-words.js';
@@ -14,7 +15,6 @@ export function amountKey(amount: bigint): string {
 }
 
 export const INSERT_ENTRY_WORDS = 'INSERT INTO entry_words (rowid, words) VALUES (?, ?)';
-export const INSERT_ENTRY_AMOUNT = 'INSERT INTO entry_amounts (entry_seq, debit_key) VALUES (?, ?)';
 
 /** The FTS5 query for words of letters and digits only: every word, each as a prefix. */
 export function wordsMatch(words: readonly string[]): string {
@@ -25,10 +25,10 @@ export function wordsText(words: readonly string[]): string {
   return words.join(' ');
 }
 
-/** Migration 9's backfill: the words and amount of every entry already posted, streamed in posting order. */
+/** Migration 9's backfill: the words and amount of every entry already posted, in posting order (migration 15 moves the amounts onto the entries). */
 export function backfillEntrySearch(db: Database.Database): void {
   const insertWords = db.prepare(INSERT_ENTRY_WORDS);
-  const insertAmount = db.prepare(INSERT_ENTRY_AMOUNT);
+  const insertAmount = db.prepare('INSERT INTO entry_amounts (entry_seq, debit_key) VALUES (?, ?)');
   const linesOf = db.prepare('SELECT description, debit_amount FROM journal_lines WHERE entry_seq = ? ORDER BY seq');
   const entries = db.prepare('SELECT seq, description, reference FROM journal_entries ORDER BY seq');
   const rows = entries.all() as { seq: number; description: string; reference: string | null }[];

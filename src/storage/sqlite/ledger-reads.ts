@@ -262,7 +262,7 @@ export function ledgerReads(q: SqliteQueries) {
       if (filter.reference !== undefined) { where.push('e.reference = ?'); params.push(filter.reference); }
       if (filter.entry_type !== undefined) { where.push('e.entry_type = ?'); params.push(filter.entry_type); }
       if (filter.min_amount !== undefined || filter.max_amount !== undefined) {
-        where.push('e.seq IN (SELECT entry_seq FROM entry_amounts WHERE debit_key BETWEEN ? AND ?)');
+        where.push('e.debit_key BETWEEN ? AND ?');
         params.push(amountKey(filter.min_amount ?? 0n), amountKey(filter.max_amount ?? MAX_AMOUNT));
       }
       const direction = order === 'asc' ? 'ASC' : 'DESC';

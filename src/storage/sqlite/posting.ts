@@ -10,13 +10,13 @@ import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
 import type { LedgerWrites } from '../../service/ports/ledger-store.js';
 import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
 import { entrySearchWords } from '../../domain/journal/search-words.js';
-import { amountKey, INSERT_ENTRY_AMOUNT, wordsText } from './entry-search.js';
+import { amountKey, wordsText } from './entry-search.js';
 import type { PendingWrites } from './pending-writes.js';
 import type { SqliteQueries } from './queries.js';
 
 const INSERT_ENTRY = `INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
-  entry_type, reverses_id, created_by, posted_at, currency_id, override_reason, entry_number)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))
+  entry_type, reverses_id, created_by, posted_at, currency_id, override_reason, previous_hash, hash, debit_key, entry_number)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))
   RETURNING seq, entry_number`;
 
 export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
@@ -75,16 +75,14 @@ export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
       const { seq: entrySeq, entry_number: entryNumber } = q.get<{ seq: number; entry_number: number }>(INSERT_ENTRY,
         entry.id, entry.entry_date, entry.description, entry.reference,
         entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type,
-        entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id, entry.override_reason)!;
+        entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id, entry.override_reason, previousHash, hash, amountKey(debits))!;
       for (const line of entry.lines) {
         q.run(`INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount,
           credit_amount, description) VALUES (?, ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`,
         line.id, entrySeq, line.account_id, line.account_id, entry.entry_date,
         toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
       }
-      q.run('INSERT INTO entry_hashes (entry_seq, previous_hash, hash) VALUES (?, ?, ?)', entrySeq, previousHash, hash);
       pending.addWords(entrySeq, wordsText(entrySearchWords(entry)));
-      q.run(INSERT_ENTRY_AMOUNT, entrySeq, amountKey(debits));
       pending.addEntry(entry.currency_id, { total: currencyTotal, head: hash }, entry.period_id, entry.entry_date,
         entryTotalsByAccount(entry.lines));
       return { previous_hash: previousHash, hash, entry_number: entryNumber };

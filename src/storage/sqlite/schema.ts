@@ -534,4 +534,27 @@ CREATE TABLE exchange_rates (
 CREATE INDEX exchange_rates_by_date ON exchange_rates(rate_date, currency_id);
 `,
   },
+  {
+    version: 15,
+    name: 'chain link and amount on the entry',
+    sql: `
+-- An entry's place in its currency's hash chain and its amount (the sum of its debits, as the
+-- sortable text of entry-search.ts) are columns of the entry, not rows of tables of their own: a
+-- post writes two rows fewer. Entries already posted take theirs from the old tables; the
+-- immutability trigger steps aside for these statements of the migration's transaction.
+ALTER TABLE journal_entries ADD COLUMN previous_hash TEXT;
+ALTER TABLE journal_entries ADD COLUMN hash TEXT;
+ALTER TABLE journal_entries ADD COLUMN debit_key TEXT;
+DROP TRIGGER journal_entries_no_update;
+UPDATE journal_entries SET previous_hash = h.previous_hash, hash = h.hash
+  FROM entry_hashes h WHERE h.entry_seq = journal_entries.seq;
+UPDATE journal_entries SET debit_key = a.debit_key
+  FROM entry_amounts a WHERE a.entry_seq = journal_entries.seq;
+CREATE TRIGGER journal_entries_no_update BEFORE UPDATE ON journal_entries
+BEGIN SELECT RAISE(ABORT, 'journal entries are immutable'); END;
+DROP TABLE entry_hashes;
+DROP TABLE entry_amounts;
+CREATE INDEX journal_entries_debit ON journal_entries(debit_key);
+`,
+  },
 ];

@@ -8,7 +8,7 @@ import { openStore } from '../../../src/app/open-ledger.js';
 import type { LedgerStore, LedgerTx, NewUserRecord } from '../../../src/service/ports/ledger-store.js';
 import {
   adminFixture, apiKeyFixture, currencyFixture, refreshTokenFixture, serviceAccountFixture, userFixture,
-} from '../../../src/storage/contract/fixtures.js';
+} from './fixtures.js';
 import { expectLedgerError, freshStorePerTest, walkPages } from './support.js';
 
 /** What listUsers answers for a stored user: everything but the password hash. */

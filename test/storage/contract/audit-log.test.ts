@@ -8,7 +8,7 @@ import type { AuditRecord } from '../../../src/domain/audit.js';
 import { LedgerError } from '../../../src/domain/errors.js';
 import { auditRecordHash, GENESIS_HASH } from '../../../src/service/entry-hash.js';
 import type { AuditLogFilter } from '../../../src/service/ports/ledger-store.js';
-import { auditRecordFixture, currencyFixture } from '../../../src/storage/contract/fixtures.js';
+import { auditRecordFixture, currencyFixture } from './fixtures.js';
 import { expectLedgerError, freshStorePerTest, rejectionOf, walkPages } from './support.js';
 
 const ids = (records: readonly { id: string }[]) => records.map((record) => record.id);

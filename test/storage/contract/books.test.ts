@@ -7,7 +7,7 @@ import type { Account, Currency, Period } from '../../../src/domain/types.js';
 import {
   accountFixture, controlAccountFixture, currencyFixture, FIXTURE_TIME, insertBooks, monthPeriod, periodFixture,
   standardBooks, subAccountFixture,
-} from '../../../src/storage/contract/fixtures.js';
+} from './fixtures.js';
 import { expectLedgerError, freshStorePerTest, walkPages } from './support.js';
 
 const codes = (currencies: readonly Currency[]) => currencies.map((currency) => currency.code);

@@ -9,7 +9,7 @@ import type { JournalEntry, JournalEntryView } from '../../../src/domain/types.j
 import type { AccountLine, ChainLink, EntryFilter, LineScope, SortOrder } from '../../../src/service/ports/ledger-store.js';
 import {
   accountLinesOf, ChainModel, credit, debit, type EntryFixtures, entryView,
-} from '../../../src/storage/contract/fixtures.js';
+} from './fixtures.js';
 import { expectLedgerError, freshBooksPerTest, rejectionOf, walkPages } from './support.js';
 
 const ids = (entries: readonly { id: string }[]) => entries.map((entry) => entry.id);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/app/open-ledger.js';
 import type { LedgerStore } from '../../../src/service/ports/ledger-store.js';
 import type { ExchangeRate } from '../../../src/service/ports/rates-store.js';
-import { currencyFixture, FIXTURE_TIME } from '../../../src/storage/contract/fixtures.js';
+import { currencyFixture, FIXTURE_TIME } from './fixtures.js';
 import { freshBooksPerTest, walkPages } from './support.js';
 
 /** The error a promise rejects with (any error: a foreign key is the database's own refusal). */

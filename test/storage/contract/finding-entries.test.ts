@@ -9,7 +9,7 @@ import { queryWords } from '../../../src/domain/journal/search-words.js';
 import { MAX_AMOUNT } from '../../../src/domain/money/amount.js';
 import type { JournalEntry } from '../../../src/domain/types.js';
 import type { EntryFilter, SortOrder } from '../../../src/service/ports/ledger-store.js';
-import { credit, debit } from '../../../src/storage/contract/fixtures.js';
+import { credit, debit } from './fixtures.js';
 import { freshBooksPerTest, walkPages } from './support.js';
 
 const ids = (entries: readonly { id: string }[]) => entries.map((entry) => entry.id);

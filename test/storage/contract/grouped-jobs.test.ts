@@ -11,7 +11,7 @@ import { entryHash, GENESIS_HASH } from '../../../src/service/entry-hash.js';
 import { openStore } from '../../../src/app/open-ledger.js';
 import { queryWords } from '../../../src/domain/journal/search-words.js';
 import type { LedgerReads } from '../../../src/service/ports/ledger-store.js';
-import { credit, debit, LARGEST_AMOUNT, totalsOf } from '../../../src/storage/contract/fixtures.js';
+import { credit, debit, LARGEST_AMOUNT, totalsOf } from './fixtures.js';
 import { freshBooksPerTest, walkPages } from './support.js';
 
 describe('storage contract: jobs committed together', () => {

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { type ErrorCode, LedgerError } from '../../../src/domain/errors.js';
 import type { Keyset, LedgerStore, PageRequest, StorePage } from '../../../src/service/ports/ledger-store.js';
-import { EntryFixtures, insertBooks, standardBooks } from '../../../src/storage/contract/fixtures.js';
+import { EntryFixtures, insertBooks, standardBooks } from './fixtures.js';
 // The one line that chooses the store: the backend under test (LEDGER_TEST_BACKEND), so the
 // suite runs in both the sqlite and the postgres vitest projects.
 import { openTestStore as openStoreForTest } from '../../helpers/test-store.js';

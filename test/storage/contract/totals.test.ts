@@ -9,7 +9,7 @@ import type { JournalEntry } from '../../../src/domain/types.js';
 import {
   accountFixture, addDays, credit, currencyDebitTotalsOf, debit, LARGEST_AMOUNT, monthPeriod,
   SeededRandom, subAccountFixture, totalsOf,
-} from '../../../src/storage/contract/fixtures.js';
+} from './fixtures.js';
 import { contractSeed, freshBooksPerTest, rejectionOf } from './support.js';
 
 describe('storage contract: maintained totals', () => {

@@ -10,7 +10,7 @@ import type { LedgerStore, LedgerTx } from '../../../src/service/ports/ledger-st
 import {
   accountFixture, adminFixture, credit, currencyFixture, debit, LARGEST_AMOUNT, periodFixture,
   refreshTokenFixture, SeededRandom, totalsOf, userFixture,
-} from '../../../src/storage/contract/fixtures.js';
+} from './fixtures.js';
 import { contractSeed, expectLedgerError, freshBooksPerTest, openStoreForTest, rejectionOf, walkPages } from './support.js';
 
 describe('storage contract: write transactions', () => {

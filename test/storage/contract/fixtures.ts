@@ -8,14 +8,14 @@
  * numbered with zero padding (`entry-0007`), so that sorting ids bytewise sorts them in creation
  * order; a test that needs ids out of order gives them explicitly.
  */
-import type { AuditRecord } from '../../domain/audit.js';
-import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
-import type { AmountMinor } from '../../domain/money/amount.js';
+import type { AuditRecord } from '../../../src/domain/audit.js';
+import { entryHash, GENESIS_HASH } from '../../../src/service/entry-hash.js';
+import type { AmountMinor } from '../../../src/domain/money/amount.js';
 import type {
   Account, AccountType, Currency, EntryType, JournalEntry, JournalEntryView, JournalLine, NormalBalance, Period, Permissions,
   Totals,
-} from '../../domain/types.js';
-import type { AccountLine, ApiKeyRecord, EntryPlace, LedgerWrites, NewUserRecord, RefreshTokenRecord } from '../../service/ports/ledger-store.js';
+} from '../../../src/domain/types.js';
+import type { AccountLine, ApiKeyRecord, EntryPlace, LedgerWrites, NewUserRecord, RefreshTokenRecord } from '../../../src/service/ports/ledger-store.js';
 
 /** When every fixture record was created, unless a test says otherwise. */
 export const FIXTURE_TIME = '2026-01-01T00:00:00.000Z';
