@@ -6,6 +6,7 @@
  *
  * Also measures the cost of authentication (an API-key lookup per request).
  */
+import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:module';
 import { join } from 'node:path';
@@ -31,6 +32,8 @@ export interface PostingResult {
   /** CPU used by other processes on the machine during the loop, in cores (should be ~0). */
   otherCpu: number | undefined;
   verified: string;
+  /** Rows the measured posts added to the database per entry, outside the full-text index (entry_words*). */
+  rowsPerEntry: number;
   profile?: ProfileSummary | undefined;
   /** Set for the server of another build (--before): its label. */
   build?: string | undefined;
@@ -163,6 +166,21 @@ async function verify(client: Client, setup: Setup, postedIds: string[], warmup:
 }
 
 /** One posting run against a fresh database with the given synchronous mode. */
+/**
+ * Every row of the ledger's tables but the full-text index's (FTS5 keeps its words in shadow
+ * tables of its own layout), read through a connection of its own while the server runs (WAL).
+ */
+function storedRows(path: string): number {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+      AND name NOT LIKE 'entry_words%'`).pluck().all() as string[];
+    return tables.reduce((sum, table) => sum + (db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number), 0);
+  } finally {
+    db.close();
+  }
+}
+
 export async function runPosting(options: BenchOptions, dir: string, mode: SyncMode, profile = false,
   build?: OtherBuild): Promise<PostingResult> {
   const tag = `${mode}${profile ? '-profiled' : ''}${build ? '-before' : ''}`;
@@ -181,6 +199,7 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
         async (i) => { await postOne(client, setup.warmDebitAccount, setup.warmCreditAccount, i); });
     }
     const ids: string[] = new Array<string>(options.entries);
+    const rows0 = storedRows(db);
     const cpu0 = processCpuSeconds(server.pid);
     const client0 = process.cpuUsage();
     const others = new OtherCpu([server.pid]);
@@ -202,6 +221,7 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
       clientCpu: (clientUsage.user + clientUsage.system) / 1e6 / load.seconds,
       otherCpu,
       verified,
+      rowsPerEntry: (storedRows(db) - rows0) / load.count,
       build: build?.label,
     };
   } catch (error) {

@@ -86,16 +86,16 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push(`### Posting two-line entries through HTTP, SQLite (${options!.concurrency} concurrent keep-alive clients)`);
     out.push('');
     out.push(table(
-      ['run', 'entries', 'seconds', 'entries/s', 'p50 ms', 'p99 ms', 'max ms', 'server CPU', 'client CPU', 'other CPU'],
+      ['run', 'entries', 'seconds', 'entries/s', 'p50 ms', 'p99 ms', 'max ms', 'rows/entry', 'server CPU', 'client CPU', 'other CPU'],
       postings.map((r) => [
         `HTTP, synchronous=${r.mode}${r.profile ? ' (under --cpu-prof)' : ''}${r.build ? ` (${r.build} build)` : ''}`,
         fmt(r.entries), r.seconds.toFixed(2),
-        fmt(r.entriesPerSecond), ms(r.latency.p50), ms(r.latency.p99), ms(r.latency.max),
+        fmt(r.entriesPerSecond), ms(r.latency.p50), ms(r.latency.p99), ms(r.latency.max), r.rowsPerEntry.toFixed(1),
         r.serverCpu === undefined ? 'n/a' : `${fmt(r.serverCpu * 100)}%`, `${fmt(r.clientCpu * 100)}%`, pct(r.otherCpu),
       ])));
     out.push('');
     out.push('CPU columns: share of one core over the measured loop (server: all its threads; other: every other process '
-      + 'on the machine, should be ~0%).');
+      + 'on the machine, should be ~0%). rows/entry: rows the measured posts added per entry, outside the full-text index.');
     out.push('');
     for (const r of postings) {
       out.push(`- ${r.mode}${r.profile ? ' (profiled)' : ''}${r.build ? ` (${r.build} build)` : ''}: verification ${r.verified}`);
