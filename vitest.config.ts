@@ -8,10 +8,14 @@ import { defineConfig } from 'vitest/config';
  */
 const MAX_WORKERS = Math.max(2, availableParallelism() - 1);
 
-/** What both projects share; inline projects inherit nothing from the root `test` block. */
+/**
+ * What both projects share; inline projects inherit nothing from the root `test` block. The CLI
+ * tests run many `ledger` processes one after another: a test that takes 18 s on a fast day took 45
+ * on a slow one (this machine's speed moves two to four times between days), so the bound is 90 s.
+ */
 const common = {
-  testTimeout: 30_000,
-  hookTimeout: 30_000,
+  testTimeout: 90_000,
+  hookTimeout: 90_000,
   pool: 'forks',
 } as const;
 
