@@ -63,7 +63,8 @@ describe('ledger on PostgreSQL', () => {
     expect(JSON.parse(verified.stdout).data).toMatchObject({ ok: true, problems: [], checked: { entries: 1, lines: 2 } });
     const actions = ledgerJson(['audit-log', '--sort', 'asc'], { db }).data.map((record: { action: string }) => record.action);
     expect(actions).toEqual(['currency.create', 'account.create', 'account.create', 'period.create', 'service_account.create', 'journal_entry.create']);
-  });
+  // Sixteen `ledger` processes, each connecting to PostgreSQL: 25-45 s on a busy 2-core machine, as its siblings' 90 s allow.
+  }, 90_000);
 
   it('imports a bank statement, posts its lines by rules and reconciles the account to zero', async () => {
     const books = await createTestDatabase();
