@@ -3,11 +3,9 @@ import type { Command } from 'commander';
 import type { SettingsView, UpdateSettingsInput } from '../../schemas/settings.js';
 import { LOCAL_OPERATOR } from '../../service/actor.js';
 import type { LedgerService } from '../../service/ledger-service.js';
-import { validationError } from '../../domain/errors.js';
 import { printJson } from '../output.js';
-import { collect } from '../paging.js';
 import { printFields } from '../render/format.js';
-import { resolveAccount } from '../resolve-names.js';
+import { resolveAccount, resolveCurrency } from '../resolve-names.js';
 import { withService } from '../with-service.js';
 
 /** The settings as lines: the company name, base currency, lock date, the default account, then one line per other currency (by its code). */
@@ -31,14 +29,6 @@ async function update(service: LedgerService, json: boolean | undefined, input: 
   const updated = await service.updateSettings(LOCAL_OPERATOR, input);
   if (json) printJson({ data: updated });
   else await printSettings(service, updated);
-}
-
-/** A currency given by id or by code (case-insensitive). */
-async function currencyIdOf(service: LedgerService, given: string): Promise<string> {
-  const all = (await collect((cursor) => service.listCurrencies({ limit: 200, cursor }), {})).data;
-  const found = all.find((currency) => currency.id === given) ?? all.find((currency) => currency.code.toLowerCase() === given.toLowerCase());
-  if (!found) throw validationError(`No currency has the id or code ${given}`, 'currency', 'List them with ledger currencies list');
-  return found.id;
 }
 
 export function registerSettingsCommands(program: Command): void {
@@ -71,7 +61,7 @@ export function registerSettingsCommands(program: Command): void {
       const id = await resolveAccount(service, text, 'account');
       const input = options.currency === undefined
         ? { retained_earnings_account_id: id }
-        : { retained_earnings_account_ids: { [await currencyIdOf(service, options.currency)]: id } };
+        : { retained_earnings_account_ids: { [await resolveCurrency(service, options.currency)]: id } };
       await update(service, json, input);
     }));
 
@@ -86,7 +76,7 @@ export function registerSettingsCommands(program: Command): void {
     .description('Set the base currency translated reports are shown in (by id or code)')
     .addHelpText('after', '\nExample:\n  $ ledger settings set base-currency USD')
     .action(withService(async (service, { json }, _options: object, currency: string) => {
-      await update(service, json, { base_currency_id: await currencyIdOf(service, currency) });
+      await update(service, json, { base_currency_id: await resolveCurrency(service, currency, '<currency>') });
     }));
 
   const unset = settings.command('unset').description('Remove a setting');
@@ -115,7 +105,7 @@ export function registerSettingsCommands(program: Command): void {
     .requiredOption('--currency <currency>', 'currency id or code')
     .addHelpText('after', '\nExample:\n  $ ledger settings unset retained-earnings-account --currency EUR')
     .action(withService(async (service, { json }, options: { currency: string }) => {
-      const currencyId = await currencyIdOf(service, options.currency);
+      const currencyId = await resolveCurrency(service, options.currency);
       await update(service, json, { retained_earnings_account_ids: { [currencyId]: null } });
     }));
 }

@@ -2,19 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Period } from '../types.js';
 import { assertNoOverlap, assertPeriodBounds } from './period-rules.js';
 import { thrownBy } from '../../../test/fixtures/domain.js';
+import { periodFixture } from '../../../test/storage/contract/fixtures.js';
 
 function period(name: string, startDate: string, endDate: string): Period {
-  return {
-    id: name.toLowerCase().replace(/\s+/g, '-'),
-    name,
-    start_date: startDate,
-    end_date: endDate,
-    status: 'open',
-    closed_at: null,
-    closed_by: null,
-    closing_entry_id: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-  };
+  return periodFixture(startDate, endDate, { id: name.toLowerCase().replace(/\s+/g, '-'), name });
 }
 
 
