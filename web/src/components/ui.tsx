@@ -229,12 +229,12 @@ export function Dialog({ open, title, onClose, children, footer, wide, ...rest }
   );
 }
 
-/** An amount, right-aligned with tabular figures; negatives are marked. */
 /**
- * An amount. It never wraps on screen. Each group of digits is an inline block, so that on paper,
- * where the print sheet lets the amounts of a very wide table wrap, an amount wider than its
- * column breaks only after a group separator, never inside a group, rather than being cut at the
- * sheet's edge. (A `<wbr>` would not do: Chromium breaks at one even where wrapping is off.)
+ * An amount, with tabular figures; negatives are marked. It never wraps on screen, except where a
+ * caller lets it (an original figure set under an account's name). Each group of digits is an
+ * inline block, so that on paper, where the print sheet lets the amounts of a very wide table
+ * wrap, an amount wider than its column breaks only after a group separator, never inside a group,
+ * rather than being cut at the sheet's edge. (A `<wbr>` would not do: Chromium breaks at one even where wrapping is off.)
  */
 export function Money({ value, display, className }: { value?: string | bigint; display: string; className?: string }) {
   const negative = value !== undefined ? BigInt(value) < 0n : display.startsWith('-');
