@@ -361,6 +361,12 @@ export interface LedgerWrites extends BankingWrites, RatesWrites {
  * duplicate is DUPLICATE, an entry past its currency's bound is `currencyTotalOverflow()`). After
  * one refused call the job is over: later calls reject with the same error and the whole job is
  * rolled back, even if it caught the error and went on.
+ *
+ * Pending writes: inside a write, every read sees every write made before it in the same
+ * transaction, the running job's and those of the jobs grouped before it (storage/shared/
+ * group-commit.ts), and none of a job that failed. Adapters may keep rows in memory until the
+ * group commits (totals, search words, PostgreSQL's grouped entries); a read that needs them
+ * writes them first. Nothing outside the transaction sees any of it before COMMIT.
  */
 export interface LedgerTx extends LedgerReads, LedgerWrites {}
 

@@ -13,16 +13,17 @@
  * - Uniqueness (one reversal per entry, idempotency keys, codes, numbers, e-mails) is constraints.
  * - A job that loses a race (deadlock, serialisation failure) is rolled back to its savepoint and
  *   run again, so the caller never sees it.
- * Like the SQLite adapter, each process queues its writes and commits the jobs queued meanwhile in
- * one transaction, each under its own savepoint: one commit (one WAL flush) serves many requests.
+ * Like the SQLite adapter, each process queues its writes in the one write queue
+ * (storage/shared/group-commit.ts) and commits the jobs queued meanwhile in one transaction: one
+ * commit (one WAL flush) serves many requests. `PostgresGroups` below is its driver.
  * `read()` runs on one pooled connection in a REPEATABLE READ, READ ONLY transaction: one snapshot.
  */
 import pg from 'pg';
 import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
-import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
+import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
 import { auditReads, auditWrites } from './audit-log.js';
 import { bankingReads, bankingWrites } from './banking.js';
 import { ratesReads, ratesWrites } from './exchange-rates.js';
@@ -199,7 +200,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: TYPES });
   // An idle connection that the server drops must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const writes = new GroupCommit(pool);
+  const writes = new GroupCommit(new PostgresGroups(pool));
   return {
     ...readsOn(new PgQueries(pool, false)),
 
@@ -237,143 +238,102 @@ const MAX_ATTEMPTS = 20;
 /** The longest wait before running a batch again, times the attempt number (a random share of it). */
 const RETRY_BACKOFF_MS = 20;
 
-interface WriteJob {
-  work: (tx: LedgerTx) => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (reason: unknown) => void;
-}
-
 /**
- * The write queue: while one batch commits, new jobs queue; the next batch takes them all. Each
- * job runs under the savepoint `job`; after it, `RELEASE job; SAVEPOINT job` (one round trip)
- * keeps it and opens the next. Jobs settle only after COMMIT, so an answer is never sent before
- * its write is durable.
+ * The PostgreSQL driver of the write queue (storage/shared/group-commit.ts): a group is one
+ * transaction on a pooled connection (write-transaction.ts: which rows wait for the group's one
+ * statement, when a job takes a savepoint).
+ *
+ * A job that loses a race (deadlock, serialisation failure) fails the whole group, so that it
+ * holds no lock while the winner finishes; the group waits a short random while and runs again:
+ * retrying only the job, with the group's earlier locks still held, can meet the same deadlock
+ * again and again. A grouped write that fails where no savepoint can undo it runs the group again
+ * carefully, job by job. A COMMIT that fails leaves the outcome unknown: it is never run again.
  */
-class GroupCommit {
-  private readonly queue: WriteJob[] = [];
-  private running: Promise<void> | undefined;
-  /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
-  private auditWritten = false;
-
-  private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
+class PostgresGroups implements GroupDriver {
+  readonly maxJobs = MAX_JOBS_PER_COMMIT;
   private readonly accounts = new AccountCache();
 
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Queues a job; `first` puts it ahead of the jobs already waiting (the audit seal). */
-  enqueue<T>(work: (tx: LedgerTx) => Promise<T>, first = false): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const job = { work, resolve: resolve as (value: unknown) => void, reject };
-      if (first) this.queue.unshift(job);
-      else this.queue.push(job);
-      this.running ??= this.run();
-    });
-  }
-
-  async drain(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
-  private async run(): Promise<void> {
+  async begin(careful: boolean): Promise<GroupTransaction> {
+    const connection = await this.pool.connect();
+    const group = new PostgresGroup(connection, new WriteTransaction(connection, careful, this.accounts));
     try {
-      while (this.queue.length > 0) await this.flush(this.queue.splice(0, MAX_JOBS_PER_COMMIT));
-    } finally {
-      this.running = undefined;
-    }
-  }
-
-  private async flush(batch: readonly WriteJob[]): Promise<void> {
-    let connection: pg.PoolClient;
-    try {
-      connection = await this.pool.connect();
+      await group.begin();
     } catch (error) {
-      for (const job of batch) job.reject(error);
-      return;
+      connection.release(error as Error);
+      throw error;
     }
-    let broken: Error | undefined;
-    try {
-      const outcomes = await this.commitWithRetries(connection, batch);
-      batch.forEach((job, index) => {
-        const outcome = outcomes[index]!;
-        if (outcome.ok) job.resolve(outcome.value);
-        else job.reject(outcome.value);
-      });
-    } catch (error) {
-      // The transaction failed as a whole (connection lost, server shutting down): nothing of
-      // the batch was committed, or its outcome is unknown; every job of it is told so.
-      broken = error as Error;
-      await connection.query('ROLLBACK').catch(() => {});
-      const failure = translateError(error);
-      for (const job of batch) job.reject(failure);
-    } finally {
-      connection.release(broken);
-    }
+    return group;
   }
 
-  /**
-   * A job that loses a race (deadlock, serialisation failure) rolls the whole batch back, so that
-   * it holds no lock while the winner finishes, waits a short random while, and runs the batch
-   * again: retrying only the job, with the batch's earlier locks still held, can meet the same
-   * deadlock again and again. A grouped write that fails where no savepoint can undo it runs the
-   * batch again carefully, job by job (see write-transaction.ts).
-   */
-  private async commitWithRetries(connection: pg.PoolClient, batch: readonly WriteJob[]) {
-    let careful = false;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.commitBatch(connection, batch, careful);
-      } catch (error) {
-        // The transaction may have read its own changes of accounts, which did not commit.
-        this.accounts.clear();
-        if (error instanceof RunCarefully && !careful) {
-          await connection.query('ROLLBACK');
-          careful = true;
-          continue;
-        }
-        if (!(error instanceof LostRace) || attempt >= MAX_ATTEMPTS) throw error instanceof LostRace || error instanceof RunCarefully ? error.cause : error;
-        await connection.query('ROLLBACK');
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_BACKOFF_MS * attempt));
-      }
+  failed(error: unknown, attempt: number, careful: boolean): GroupFailure {
+    // The transaction may have read its own changes of accounts, which did not commit.
+    this.accounts.clear();
+    if (error instanceof RunCarefully && !careful) return { rerun: true, careful: true, delayMs: 0 };
+    if (error instanceof LostRace && attempt < MAX_ATTEMPTS) {
+      return { rerun: true, careful, delayMs: Math.random() * RETRY_BACKOFF_MS * attempt };
     }
+    return { rerun: false, error: error instanceof LostRace || error instanceof RunCarefully ? error.cause : error };
   }
 
-  private async commitBatch(connection: pg.PoolClient, batch: readonly WriteJob[], careful: boolean) {
-    const transaction = new WriteTransaction(connection, careful, this.accounts);
-    this.auditWritten = false;
-    const tx = guardedTransaction(txOn(transaction, () => { this.auditWritten = true; }), translateError, transaction.job);
-    const outcomes: { ok: boolean; value: unknown }[] = [];
-    await transaction.begin();
-    for (const queued of batch) {
-      transaction.startJob();
-      try {
-        const value = await queued.work(tx);
-        // A job that caught a refused call and went on still fails whole.
-        if (transaction.job.failure !== undefined) throw transaction.job.failure;
-        await transaction.keepJob();
-        outcomes.push({ ok: true, value });
-      } catch (error) {
-        if (isRetryable(error)) throw new LostRace(error);
-        if (transaction.broken) throw new RunCarefully(error);
-        await transaction.dropJob();
-        outcomes.push({ ok: false, value: translateError(error) });
-      }
-    }
-    try {
-      await transaction.finish();
-    } catch (error) {
-      if (isRetryable(error)) throw new LostRace(error);
-      throw careful ? error : new RunCarefully(error);
-    }
-    // A COMMIT that fails leaves the outcome unknown: never run again, every job is told (flush).
-    // PostgreSQL answers COMMIT of a transaction a failed statement has aborted with a ROLLBACK.
-    const committed = await connection.query('COMMIT');
-    if (committed.command !== 'COMMIT') throw new Error('The write transaction was rolled back instead of committed');
-    if (this.auditWritten) this.sealing.request();
-    return outcomes;
+  translate(error: unknown): unknown {
+    return translateError(error);
   }
 }
 
-/** A job of the batch lost a race with another transaction: the batch is run again. */
+class PostgresGroup implements GroupTransaction {
+  readonly tx: LedgerTx;
+  auditWritten = false;
+
+  constructor(private readonly connection: pg.PoolClient, private readonly transaction: WriteTransaction) {
+    this.tx = guardedTransaction(txOn(transaction, () => { this.auditWritten = true; }), translateError, transaction.job);
+  }
+
+  get job() {
+    return this.transaction.job;
+  }
+
+  begin(): Promise<void> {
+    return this.transaction.begin();
+  }
+
+  startJob(): void {
+    this.transaction.startJob();
+  }
+
+  keepJob(): Promise<void> {
+    return this.transaction.keepJob();
+  }
+
+  async dropJob(error: unknown): Promise<void> {
+    if (isRetryable(error)) throw new LostRace(error);
+    if (this.transaction.broken) throw new RunCarefully(error);
+    await this.transaction.dropJob();
+  }
+
+  async commit(): Promise<void> {
+    try {
+      await this.transaction.finish();
+    } catch (error) {
+      if (isRetryable(error)) throw new LostRace(error);
+      throw this.transaction.careful ? error : new RunCarefully(error);
+    }
+    // PostgreSQL answers COMMIT of a transaction a failed statement has aborted with a ROLLBACK.
+    const committed = await this.connection.query('COMMIT');
+    if (committed.command !== 'COMMIT') throw new Error('The write transaction was rolled back instead of committed');
+  }
+
+  async rollback(): Promise<void> {
+    await this.connection.query('ROLLBACK').catch(() => {});
+  }
+
+  release(failure?: unknown): void {
+    this.connection.release(failure === undefined ? undefined : (failure instanceof Error ? failure : new Error(String(failure))));
+  }
+}
+
+/** A job of the group lost a race with another transaction: the group is run again. */
 class LostRace extends Error {
   constructor(override readonly cause: unknown) {
     super('lost a race with another transaction');

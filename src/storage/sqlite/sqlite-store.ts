@@ -5,7 +5,8 @@
  *
  * Reads outside a transaction use a reader connection that sees only committed data. `read()`
  * borrows a pooled reader connection and holds one WAL snapshot for the whole callback. Writes are
- * queued and committed in groups: every job queued in the same event-loop turn runs inside one
+ * queued and committed in groups by the one write queue (storage/shared/group-commit.ts, with
+ * `SqliteGroups` below as its driver): every job queued in the same event-loop turn runs inside one
  * `BEGIN IMMEDIATE` transaction, each under its own savepoint, so a rejected job rolls back only
  * itself and one fsync serves many requests (durable `synchronous=FULL` at high throughput).
  * `BEGIN IMMEDIATE` takes SQLite's single write lock, so every write transaction, in this process
@@ -17,8 +18,8 @@ import { LedgerError } from '../../domain/errors.js';
 import type { Period } from '../../domain/types.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { AccountCache } from '../shared/account-cache.js';
-import { AuditSealing } from '../shared/audit-sealing.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
+import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
 import { auditReads, auditWrites } from './audit-log.js';
 import { bankingReads, bankingWrites } from './banking.js';
 import { ratesReads, ratesWrites } from './exchange-rates.js';
@@ -182,12 +183,6 @@ const MAX_JOBS_PER_COMMIT = 512;
 /** Reader connections kept open for `read()` snapshots between uses. */
 const MAX_IDLE_SNAPSHOT_READERS = 4;
 
-interface WriteJob {
-  work: (tx: LedgerTx) => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (reason: unknown) => void;
-}
-
 interface SnapshotReader {
   db: Sqlite;
   reads: LedgerReads;
@@ -209,7 +204,7 @@ export function openSqliteStore(options: SqliteStoreOptions): LedgerStore {
     return db;
   };
   const reader = openReader();
-  const writes = new GroupCommit(writer);
+  const writes = new GroupCommit(new SqliteGroups(writer));
   const idleReaders: SnapshotReader[] = [];
   const busyReaders = new Set<SnapshotReader>();
 
@@ -256,24 +251,44 @@ export function openSqliteStore(options: SqliteStoreOptions): LedgerStore {
 }
 
 /**
- * The write queue: every job queued in one event-loop turn commits in one transaction, each under
- * its own savepoint. Jobs settle only after COMMIT, so an answer is never sent before its write is
- * durable.
+ * The SQLite driver of the write queue (storage/shared/group-commit.ts): a group is one `BEGIN
+ * IMMEDIATE` transaction on the writer connection, each job under the savepoint `job`. The
+ * totals and words its entries add are written once, before COMMIT (pending-writes.ts). A group
+ * whose transaction fails as a whole (busy past the timeout, disk full, I/O error) is not run
+ * again: nothing of it committed, and its jobs are told so.
  */
-class GroupCommit {
-  private readonly queue: WriteJob[] = [];
-  private readonly tx: LedgerTx;
-  private readonly job: JobState = { failure: undefined };
+class SqliteGroups implements GroupDriver {
+  readonly maxJobs = MAX_JOBS_PER_COMMIT;
+  private readonly transaction: SqliteGroup;
+
+  constructor(writer: Sqlite) {
+    this.transaction = new SqliteGroup(writer);
+  }
+
+  async begin(): Promise<GroupTransaction> {
+    this.transaction.begin();
+    return this.transaction;
+  }
+
+  failed(error: unknown): GroupFailure {
+    return { rerun: false, error };
+  }
+
+  translate(error: unknown): unknown {
+    return translateError(error);
+  }
+}
+
+/** The writer connection's transaction; one at a time, so one object serves every group. */
+class SqliteGroup implements GroupTransaction {
+  readonly tx: LedgerTx;
+  readonly job: JobState = { failure: undefined };
+  auditWritten = false;
   /** The totals and words the running transaction's entries add, written once before COMMIT. */
   private readonly pending: PendingWrites;
   /** Accounts and periods read in the running transaction: it holds the write lock, so only it can change them. */
   private readonly accounts = new AccountCache();
   private readonly periods = new PeriodMemo();
-  /** Set when a job of the current group wrote audit records: they are sealed once it commits. */
-  private auditWritten = false;
-  private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
-  private flushing = false;
-  private scheduled = false;
   /** Transaction control runs for every queued job, so its statements are prepared once. */
   private readonly control: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit', Database.Statement>;
 
@@ -291,86 +306,47 @@ class GroupCommit {
     };
   }
 
-  /** Queues a job; `first` puts it ahead of the jobs already waiting (the audit seal). */
-  enqueue<T>(work: (tx: LedgerTx) => Promise<T>, first = false): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const job = { work, resolve: resolve as (value: unknown) => void, reject };
-      if (first) this.queue.unshift(job);
-      else this.queue.push(job);
-      this.schedule();
-    });
-  }
-
-  async drain(): Promise<void> {
-    while (this.flushing || this.scheduled || this.queue.length > 0) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.flushing) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    const batch = this.queue.splice(0, MAX_JOBS_PER_COMMIT);
-    try {
-      await this.commitBatch(batch);
-    } catch (error) {
-      // The transaction failed as a whole (busy past the timeout, disk full, I/O error):
-      // nothing of the batch was committed and every job of it is told so.
-      if (this.writer.inTransaction) {
-        try { this.writer.exec('ROLLBACK'); } catch { /* the connection already rolled back */ }
-      }
-      const failure = translateError(error);
-      for (const job of batch) job.reject(failure);
-    } finally {
-      this.flushing = false;
-      if (this.queue.length > 0) this.schedule();
-    }
-  }
-
-  /** Runs each job under its own savepoint in one transaction; settles the jobs after COMMIT. */
-  private async commitBatch(batch: readonly WriteJob[]): Promise<void> {
+  begin(): void {
     this.auditWritten = false;
     this.control.begin.run();
     this.pending.begin();
     this.accounts.clear();
     this.periods.clear();
-    const outcomes: { ok: boolean; value: unknown }[] = [];
-    for (const job of batch) {
-      this.control.savepoint.run();
-      this.job.failure = undefined;
-      try {
-        const value = await job.work(this.tx);
-        // A job that caught a refused call and went on still fails whole.
-        if (this.job.failure !== undefined) throw this.job.failure;
-        this.control.release.run();
-        this.pending.keepJob();
-        outcomes.push({ ok: true, value });
-      } catch (error) {
-        // Some errors make SQLite roll back the whole transaction; then the batch fails.
-        if (!this.writer.inTransaction) throw error;
-        this.control.rollbackTo.run();
-        this.control.release.run();
-        this.pending.dropJob();
-        this.accounts.clear();
-        this.periods.clear();
-        outcomes.push({ ok: false, value: translateError(error) });
-      }
-    }
+  }
+
+  startJob(): void {
+    this.control.savepoint.run();
+    this.job.failure = undefined;
+  }
+
+  keepJob(): void {
+    this.control.release.run();
+    this.pending.keepJob();
+  }
+
+  dropJob(error: unknown): void {
+    // Some errors make SQLite roll back the whole transaction; then the group fails.
+    if (!this.writer.inTransaction) throw error;
+    this.control.rollbackTo.run();
+    this.control.release.run();
+    this.pending.dropJob();
+    this.accounts.clear();
+    this.periods.clear();
+  }
+
+  async commit(): Promise<void> {
     this.pending.write();
     this.control.commit.run();
-    if (this.auditWritten) this.sealing.request();
-    batch.forEach((job, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) job.resolve(outcome.value);
-      else job.reject(outcome.value);
-    });
   }
+
+  async rollback(): Promise<void> {
+    if (!this.writer.inTransaction) return;
+    try {
+      this.writer.exec('ROLLBACK');
+    } catch {
+      // The connection already rolled back.
+    }
+  }
+
+  release(): void {}
 }
