@@ -1,7 +1,7 @@
 /**
  * The storage port's books concern: currencies, accounts, periods, posted entries and their lines,
- * the maintained totals and settings. Composed into LedgerReads and LedgerWrites (ledger-
- * store.ts).
+ * the maintained totals and settings. Composed into LedgerReads and LedgerWrites
+ * (ledger-store.ts).
  */
 import type { AmountMinor } from '../../domain/money/amount.js';
 import type {

@@ -1,7 +1,7 @@
 /**
  * The storage port's copying concern: whole-ledger reads in storage order, for copying a ledger
- * between stores and for checking it. Composed into LedgerReads and LedgerWrites (ledger-
- * store.ts).
+ * between stores and for checking it. Composed into LedgerReads and LedgerWrites
+ * (ledger-store.ts).
  */
 import type { JournalEntryView } from '../../domain/types.js';
 import type { ApiKeyRecord, StoredUser } from './credentials-store.js';
