@@ -28,7 +28,12 @@ export function createAccount(ctx: ServiceContext, actor: Actor, input: CreateAc
       throw validationError(`Currency ${resolved.currency_id} does not exist`, 'currency_id',
         'Use the id of an existing currency (GET /api/v1/currencies)');
     }
-    const account: Account = { id: ctx.runtime.newId(), ...resolved, is_active: true, created_at: ctx.now() };
+    // In the order of the API's Account schema, so the answer an idempotency key keeps is the very JSON the route sends.
+    const account: Account = {
+      id: ctx.runtime.newId(), account_number: resolved.account_number, name: resolved.name, currency_id: resolved.currency_id,
+      account_type: resolved.account_type, normal_balance: resolved.normal_balance, has_subledger: resolved.has_subledger,
+      parent_id: resolved.parent_id, entity_id: resolved.entity_id, xbrl_tag: resolved.xbrl_tag, is_active: true, created_at: ctx.now(),
+    };
     await tx.insertAccount(account);
     await recordAudit(ctx, tx, actor, {
       action: 'account.create', target_type: 'account', target_id: account.id, changes: initialValues(account, CREATED_FIELDS),
