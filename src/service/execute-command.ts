@@ -13,6 +13,7 @@
  *    request is IDEMPOTENCY_CONFLICT; otherwise the key is claimed inside the write's own
  *    transaction, before the work, and the answer is kept with it.
  */
+import type { Static, TSchema } from 'typebox';
 import { validationError } from '../domain/errors.js';
 import { type Actor, requirePermission } from './actor.js';
 import type { ServiceContext } from './context.js';
@@ -23,7 +24,6 @@ import {
 import { getJournalEntries } from './journal-entries.js';
 import { writeRolledBack } from './rolled-back-write.js';
 import type { Command, Outcome, ReadUseCase, WriteUseCase } from './use-case.js';
-import type { Static, TSchema } from 'typebox';
 
 export async function executeWrite<S extends TSchema, R, A, D>(ctx: ServiceContext, useCase: WriteUseCase<S, R, A, D>,
   command: Command<Static<S>>): Promise<Outcome<A, D>> {

@@ -91,8 +91,8 @@ export type PostingWork = (tx: LedgerTx) => Promise<JournalEntryView[]>;
 
 /*
  * Each posting use case as work for a write transaction, with its permission checked first. A real
- * post commits the work; a dry run (execute-command.ts) runs the very same work and rolls it back, so both
- * apply the same rules in the same order.
+ * post commits the work; a dry run (execute-command.ts) runs the very same work and rolls it back,
+ * so both apply the same rules in the same order.
  */
 
 /** A standard entry by the actor, posted and recorded in the audit log. */
