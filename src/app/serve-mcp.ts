@@ -20,7 +20,7 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<void>
   try {
     if (apiKey !== undefined) await service.authenticate(apiKey);
   } catch (error) {
-    await service.ctx.store.close();
+    await service.close();
     throw error;
   }
   const server = createMcpServer({
@@ -37,5 +37,5 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<void>
   // The client ends the session by closing our standard input.
   process.stdin.once('end', () => void server.close());
   await closed;
-  await service.ctx.store.close();
+  await service.close();
 }

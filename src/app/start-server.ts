@@ -37,7 +37,7 @@ export async function startServer(options: ServerOptions): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`ledger: ${signal}: finishing the requests in flight, then stopping\n`);
-    process.exitCode = await shutDown(app, () => service.ctx.store.close());
+    process.exitCode = await shutDown(app, () => service.close());
     process.exit();
   };
   process.on('SIGINT', (signal) => void stop(signal));

@@ -18,7 +18,7 @@ export function withService<O, A extends unknown[]>(handler: Handler<O, A>) {
     try {
       await handler(service, global, options, ...args);
     } finally {
-      await service.ctx.store.close();
+      await service.close();
     }
   };
 }

@@ -19,7 +19,6 @@ import type { LedgerService } from '../service/ledger-service.js';
 import { authenticate, requireAuthentication } from './plugins/auth.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { type HostPolicy, registerHostCheck } from './plugins/host-check.js';
-import { registerIdempotency } from './plugins/idempotency.js';
 import { limitLargeBodies } from './plugins/large-bodies.js';
 import { clientErrorHandler, frameworkErrorHandler, needsAuthentication } from './plugins/malformed-requests.js';
 import { pathOf, registerSecurityHeaders } from './plugins/security-headers.js';
@@ -101,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Every request gets a unique id (UUIDv7), answered as X-Request-Id and kept in the audit
     // records it writes. A client's own X-Request-Id is not taken: the log names only ids the
     // server made.
-    genReqId: () => service.ctx.runtime.newId(),
+    genReqId: () => service.newId(),
     frameworkErrors: frameworkErrorHandler(service),
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -146,8 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   limitLargeBodies(app, bodyLimitBytes);
   app.decorateRequest('actor', undefined);
-  app.decorateRequest('idempotencyKey', undefined);
-  registerErrorHandling(app, service);
+  registerErrorHandling(app);
 
   await app.register(swagger, {
     openapi: {
@@ -177,7 +175,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(async (api) => {
     requireAuthentication(api, service);
-    registerIdempotency(api, service);
     const routeOptions = { service, batchBodyLimitBytes };
     for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes, verifyRoutes,
       bankRoutes, exchangeRateRoutes]) {

@@ -10,10 +10,9 @@ import { validationError } from '../domain/errors.js';
 import type { BankLineView, ReconciliationDetailView } from '../schemas/bank.js';
 import type { EntryView } from '../schemas/journal-entry.js';
 import { accountIdOf } from './account-numbers.js';
-import { idempotentCall } from './idempotent-call.js';
-import { AMOUNTS, type LedgerTool, tool } from './ledger-tool.js';
+import { USE_CASES } from '../service/use-cases.js';
+import { AMOUNTS, commandTool, type LedgerTool, tool } from './ledger-tool.js';
 import { entryLine, pageText } from './summaries.js';
-import { writerOf } from './tool-context.js';
 import {
   AcceptBankLinesArguments, BankLineArguments, ClearReconciliationLinesArguments, ExcludeBankLineArguments, ListBankLinesArguments,
   ListBankRulesArguments, ListBankStatementsArguments, MatchBankLineArguments, PostBankLineArguments, ReconciliationArguments,
@@ -65,72 +64,48 @@ export const BANK_TOOLS: readonly LedgerTool[] = [
         `${candidate.entry_date} "${candidate.description ?? ''}" score ${candidate.score}: ${candidate.reason} entry ${candidate.journal_entry_id}`)) };
     },
   }),
-  tool({
-    name: 'post_bank_line', title: 'Post a bank line', writes: true, permission: 'bank:write', input: PostBankLineArguments,
+  commandTool({
+    useCase: USE_CASES.post_bank_line, title: 'Post a bank line', input: PostBankLineArguments,
     description: 'Post an unmatched bank line as a new two-line entry (the bank account on the line\'s side, the counter account opposite) '
       + 'through every posting rule, and match the line to it (needs bank:write and journals:create). counter_account_id (or '
       + 'counter_account_number) defaults to the suggestion\'s; description to the suggestion\'s, else the line\'s; entry_date to the '
       + 'line\'s date. dry_run: true shows the entry without posting; idempotency_key makes a retry safe. '
       + 'Example: {"id": "0190...", "dry_run": true}.',
-    async run(context, { id, counter_account_number, dry_run, idempotency_key, ...input }) {
-      const actor = await writerOf(context);
+    async command(context, { counter_account_number, dry_run, idempotency_key, ...input }) {
       const counterId = await accountIdOf(context.service, input.counter_account_id, counter_account_number,
         { id: 'counter_account_id', number: 'counter_account_number' });
-      const body = { ...input, ...(counterId === undefined ? {} : { counter_account_id: counterId }) };
-      if (dry_run === true) {
-        const result = await context.service.dryRunPostBankLine(actor, id, body);
-        return { body: { data: result }, text: dryRunText(result) };
-      }
-      const line = await idempotentCall(context.service, actor, idempotency_key, 'post_bank_line', { id, counter_account_number, ...input },
-        () => context.service.postBankLine(actor, id, body));
-      return { body: { data: line }, text: `Posted bank line ${line.id} as entry ${line.journal_entry_ids.join(', ')}` };
+      return { input: { ...input, ...(counterId === undefined ? {} : { counter_account_id: counterId }) }, dryRun: dry_run,
+        idempotencyKey: idempotency_key };
     },
+    text: (outcome) => (outcome.kind === 'dry-run' ? dryRunText(outcome.data)
+      : `Posted bank line ${outcome.data.id} as entry ${outcome.data.journal_entry_ids.join(', ')}`),
   }),
-  tool({
-    name: 'accept_bank_lines', title: 'Accept suggestions for bank lines', writes: true, permission: 'bank:write', input: AcceptBankLinesArguments,
+  commandTool({
+    useCase: USE_CASES.accept_bank_lines, title: 'Accept suggestions for bank lines', input: AcceptBankLinesArguments,
     description: 'Post every listed bank line by its suggestion, in one transaction: all or none (needs bank:write and journals:create). '
       + 'A line without a suggestion, or already matched or excluded, fails the whole batch. dry_run: true shows the entries without '
       + 'posting; idempotency_key makes a retry safe. Example: {"line_ids": ["0190...", "0190..."], "dry_run": true}.',
-    async run(context, { dry_run, idempotency_key, ...input }) {
-      const actor = await writerOf(context);
-      if (dry_run === true) {
-        const result = await context.service.dryRunAcceptBankLines(actor, input);
-        return { body: { data: result }, text: dryRunText(result) };
-      }
-      const lines = await idempotentCall(context.service, actor, idempotency_key, 'accept_bank_lines', input,
-        () => context.service.acceptBankLines(actor, input));
-      return { body: { data: lines }, text: [`Posted ${lines.length} bank lines:`, ...lines.map(lineText)].join('\n') };
-    },
+    text: (outcome) => (outcome.kind === 'dry-run' ? dryRunText(outcome.data)
+      : [`Posted ${outcome.data.length} bank lines:`, ...outcome.data.map(lineText)].join('\n')),
   }),
-  tool({
-    name: 'match_bank_line', title: 'Match a bank line to entries', writes: true, permission: 'bank:write', input: MatchBankLineArguments,
+  commandTool({
+    useCase: USE_CASES.match_bank_line, title: 'Match a bank line to entries', input: MatchBankLineArguments,
     description: 'Match an unmatched bank line to posted entries whose lines on the bank account add up to exactly its amount (one '
       + 'deposit paying several invoices, or one entry); otherwise AMOUNT_MISMATCH (needs bank:write). Find entries with '
       + 'get_bank_line_candidates. idempotency_key makes a retry safe. Example: {"id": "0190...", "journal_entry_ids": ["0190..."]}.',
-    async run(context, { id, idempotency_key, ...input }) {
-      const actor = await writerOf(context);
-      const line = await idempotentCall(context.service, actor, idempotency_key, 'match_bank_line', { id, ...input },
-        () => context.service.matchBankLine(actor, id, input));
-      return { body: { data: line }, text: `Matched bank line ${line.id} to ${line.journal_entry_ids.join(', ')}` };
-    },
+    text: ({ data: line }) => `Matched bank line ${line.id} to ${line.journal_entry_ids.join(', ')}`,
   }),
-  tool({
-    name: 'exclude_bank_line', title: 'Exclude a bank line', writes: true, permission: 'bank:write', input: ExcludeBankLineArguments,
+  commandTool({
+    useCase: USE_CASES.exclude_bank_line, title: 'Exclude a bank line', input: ExcludeBankLineArguments,
     description: 'Exclude an unmatched bank line from the books, with a reason (a charge the bank reversed, a transfer booked elsewhere); '
       + 'kept, never deleted; unmatch_bank_line takes it back (needs bank:write). Example: {"id": "0190...", "reason": "Reversed by the bank"}.',
-    async run(context, { id, ...input }) {
-      const line = await context.service.excludeBankLine(await writerOf(context), id, input);
-      return { body: { data: line }, text: `Excluded bank line ${line.id}: ${line.excluded_reason ?? ''}` };
-    },
+    text: ({ data: line }) => `Excluded bank line ${line.id}: ${line.excluded_reason ?? ''}`,
   }),
-  tool({
-    name: 'unmatch_bank_line', title: 'Unmatch a bank line', writes: true, permission: 'bank:write', input: BankLineArguments,
+  commandTool({
+    useCase: USE_CASES.unmatch_bank_line, title: 'Unmatch a bank line', input: BankLineArguments,
     description: 'Take a match or an exclusion back: the line is unmatched again and its entries stay posted (needs bank:write). A line of '
       + 'a finished reconciliation is refused with RECONCILED. Example: {"id": "0190..."}.',
-    async run(context, { id }) {
-      const line = await context.service.unmatchBankLine(await writerOf(context), id);
-      return { body: { data: line }, text: `Bank line ${line.id} is unmatched; its entries stay posted` };
-    },
+    text: ({ data: line }) => `Bank line ${line.id} is unmatched; its entries stay posted`,
   }),
   tool({
     name: 'list_bank_statements', title: 'List bank statements', writes: false, input: ListBankStatementsArguments,
@@ -155,20 +130,19 @@ export const BANK_TOOLS: readonly LedgerTool[] = [
         `${rule.priority} "${rule.name}": ${JSON.stringify(rule.match)} -> counter account ${rule.counter_account_id} id ${rule.id}`)) };
     },
   }),
-  tool({
-    name: 'start_reconciliation', title: 'Start a reconciliation', writes: true, permission: 'bank:write', input: StartReconciliationArguments,
+  commandTool({
+    useCase: USE_CASES.start_reconciliation, title: 'Start a reconciliation', input: StartReconciliationArguments,
     description: 'Start reconciling a bank or card account (account_id or account_number) against a statement: statement_date and '
       + 'statement_balance (the statement\'s closing balance in minor units, signed by the account\'s normal side: a bank\'s money, a '
       + 'card\'s amount owed). Answers the report: cleared and outstanding journal lines, unmatched bank lines and the difference '
       + '(needs bank:write). One open reconciliation per account. Example: {"account_number": "1000", "statement_date": "2026-03-31", '
       + '"statement_balance": "243250"}.',
-    async run(context, { account_number, ...input }) {
-      const actor = await writerOf(context);
+    async command(context, { account_number, ...input }) {
       const accountId = await accountIdOf(context.service, input.account_id, account_number, { id: 'account_id', number: 'account_number' });
       if (accountId === undefined) throw validationError('account_id is required', 'account_id', 'Give account_id or account_number');
-      const report = await context.service.startReconciliation(actor, { ...input, account_id: accountId });
-      return { body: { data: report }, text: reconciliationText(report) };
+      return { input: { ...input, account_id: accountId } };
     },
+    text: ({ data: report }) => reconciliationText(report),
   }),
   tool({
     name: 'get_reconciliation', title: 'Get a reconciliation', writes: false, expensive: true, input: ReconciliationArguments,
@@ -180,24 +154,17 @@ export const BANK_TOOLS: readonly LedgerTool[] = [
       return { body: { data: report }, text: reconciliationText(report) };
     },
   }),
-  tool({
-    name: 'clear_reconciliation_lines', title: 'Clear journal lines', writes: true, permission: 'bank:write',
-    input: ClearReconciliationLinesArguments,
+  commandTool({
+    useCase: USE_CASES.clear_reconciliation_lines, title: 'Clear journal lines', input: ClearReconciliationLinesArguments,
     description: 'Mark journal lines of the account cleared in an open reconciliation: an opening balance, or a line the bank shows in '
       + 'another form; journal_line_ids from the report\'s outstanding list (needs bank:write). Example: {"id": "0190...", '
       + '"journal_line_ids": ["0190..."]}.',
-    async run(context, { id, ...input }) {
-      const report = await context.service.clearReconciliationLines(await writerOf(context), id, input);
-      return { body: { data: report }, text: reconciliationText(report) };
-    },
+    text: ({ data: report }) => reconciliationText(report),
   }),
-  tool({
-    name: 'finish_reconciliation', title: 'Finish a reconciliation', writes: true, permission: 'bank:write', input: ReconciliationArguments,
+  commandTool({
+    useCase: USE_CASES.finish_reconciliation, title: 'Finish a reconciliation', input: ReconciliationArguments,
     description: 'Finish a reconciliation whose difference is exactly zero (otherwise RECONCILIATION_DIFFERENCE): its lines stay '
       + 'reconciled for good, and their bank lines can no longer be unmatched (needs bank:write). Example: {"id": "0190..."}.',
-    async run(context, { id }) {
-      const report = await context.service.finishReconciliation(await writerOf(context), id);
-      return { body: { data: report }, text: reconciliationText(report) };
-    },
+    text: ({ data: report }) => reconciliationText(report),
   }),
 ];

@@ -9,15 +9,15 @@ import type { Static } from 'typebox';
 import { LedgerError, validationError } from '../domain/errors.js';
 import { withAccountIds } from './account-numbers.js';
 import { BANK_TOOLS } from './bank-tools.js';
-import { idempotentCall } from './idempotent-call.js';
 import { dryRunText, entryLine, pageText } from './summaries.js';
-import { type ToolContext, readerOf, writerOf } from './tool-context.js';
+import { type ToolContext, readerOf } from './tool-context.js';
 import {
   AgedBalancesQuery, BalanceSheetQuery, ClosePeriodArguments, EntryListQuery, GeneralLedgerQuery, GetAccountArguments, GetByIdArguments,
   IncomeStatementQuery, ListAccountsArguments, ListExchangeRatesArguments, NoArguments, PageArguments, PostEntriesArguments, PostEntryArguments,
   ReverseArguments, SetExchangeRateArguments, TrialBalanceQuery,
 } from './tool-inputs.js';
-import { AMOUNTS, type LedgerTool, tool } from './ledger-tool.js';
+import { AMOUNTS, commandTool, type LedgerTool, tool } from './ledger-tool.js';
+import { USE_CASES } from '../service/use-cases.js';
 
 export type { LedgerTool, ToolAnswer } from './ledger-tool.js';
 
@@ -87,8 +87,8 @@ export const TOOLS: readonly LedgerTool[] = [
       return { body: { data: entry }, text: entryLine(entry) };
     },
   }),
-  tool({
-    name: 'post_journal_entry', title: 'Post a journal entry', writes: true, permission: 'journals:create', input: PostEntryArguments,
+  commandTool({
+    useCase: USE_CASES.post_journal_entry, title: 'Post a journal entry', input: PostEntryArguments,
     description: 'Post a balanced journal entry (needs journals:create). At least 2 lines, each naming its account by account_id or '
       + 'account_number and carrying exactly one of debit_amount or credit_amount; debits must equal credits, all accounts in one '
       + `currency, entry_date inside an open period. ${AMOUNTS} dry_run: true checks every rule and shows the result without `
@@ -96,68 +96,48 @@ export const TOOLS: readonly LedgerTool[] = [
       + 'unless the caller holds periods:override and gives override_reason. Each posted entry has an entry_number (1, 2, ...). '
       + 'Example: {"entry_date": "2026-03-01", "description": "Cash sale", '
       + '"lines": [{"account_number": "1000", "debit_amount": "25000"}, {"account_number": "4000", "credit_amount": "25000"}]}.',
-    async run(context, { dry_run, idempotency_key, ...input }) {
-      const actor = await writerOf(context);
-      const [entry] = await withAccountIds(context.service, [input], () => '');
-      if (dry_run === true) {
-        const result = await context.service.dryRunJournalEntry(actor, entry!);
-        return { body: { data: result }, text: dryRunText(result) };
-      }
-      const posted = await idempotentCall(context.service, actor, idempotency_key, 'post_journal_entry', input,
-        () => context.service.postJournalEntry(actor, entry!));
-      return { body: { data: posted }, text: `Posted ${entryLine(posted)}` };
+    async command(context, { dry_run, idempotency_key, ...entry }) {
+      const [input] = await withAccountIds(context.service, [entry], () => '');
+      return { input: input!, dryRun: dry_run, idempotencyKey: idempotency_key };
     },
+    text: (outcome) => (outcome.kind === 'dry-run' ? dryRunText(outcome.data) : `Posted ${entryLine(outcome.data)}`),
   }),
-  tool({
-    name: 'post_journal_entries', title: 'Post a batch of journal entries', writes: true, permission: 'journals:create',
-    input: PostEntriesArguments,
+  commandTool({
+    useCase: USE_CASES.post_journal_entries, title: 'Post a batch of journal entries', input: PostEntriesArguments,
     description: 'Post 1 to 10,000 journal entries in one transaction, all or none (needs journals:create). Each entry is what '
       + `post_journal_entry takes. ${AMOUNTS} dry_run: true checks every rule and posts nothing; idempotency_key makes a retry `
       + 'safe. Example: {"entries": [{"entry_date": "2026-03-02", "description": "Rent", "lines": [{"account_number": "6000", '
       + '"debit_amount": "120000"}, {"account_number": "1000", "credit_amount": "120000"}]}]}.',
-    async run(context, { dry_run, idempotency_key, entries }) {
-      const actor = await writerOf(context);
+    async command(context, { dry_run, idempotency_key, entries }) {
       const inputs = await withAccountIds(context.service, entries, (index) => `entries[${index}].`);
-      if (dry_run === true) {
-        const result = await context.service.dryRunJournalEntries(actor, inputs);
-        return { body: { data: result }, text: dryRunText(result) };
-      }
-      const posted = await idempotentCall(context.service, actor, idempotency_key, 'post_journal_entries', entries,
-        () => context.service.postJournalEntries(actor, inputs), true);
-      return { body: { data: posted }, text: [`Posted ${posted.length} entries:`, ...posted.map(entryLine)].join('\n') };
+      return { input: { entries: inputs }, dryRun: dry_run, idempotencyKey: idempotency_key };
     },
+    text: (outcome) => (outcome.kind === 'dry-run' ? dryRunText(outcome.data)
+      : [`Posted ${outcome.data.length} entries:`, ...outcome.data.map(entryLine)].join('\n')),
   }),
-  tool({
-    name: 'reverse_journal_entry', title: 'Reverse a journal entry', writes: true, permission: 'journals:reverse', input: ReverseArguments,
+  commandTool({
+    useCase: USE_CASES.reverse_journal_entry, title: 'Reverse a journal entry', input: ReverseArguments,
     description: 'Correct a posted entry by posting its reversal: the same lines with debits and credits swapped (needs '
       + 'journals:reverse). Entries are never edited or deleted; an entry can be reversed once. entry_date (YYYY-MM-DD) defaults '
       + 'to the original date and must fall in an open period. dry_run: true shows the reversal without posting. '
       + 'Example: {"id": "0190...", "entry_date": "2026-03-31"}.',
-    async run(context, { id, dry_run, ...input }) {
-      const actor = await writerOf(context);
-      if (dry_run === true) {
-        const result = await context.service.dryRunReversal(actor, id, input);
-        return { body: { data: result }, text: dryRunText(result) };
-      }
-      const reversal = await context.service.reverseJournalEntry(actor, id, input);
-      return { body: { data: reversal }, text: `Posted ${entryLine(reversal)}` };
-    },
+    text: (outcome) => (outcome.kind === 'dry-run' ? dryRunText(outcome.data) : `Posted ${entryLine(outcome.data)}`),
   }),
-  tool({
-    name: 'close_period', title: 'Close a period', writes: true, permission: 'periods:close', input: ClosePeriodArguments,
+  commandTool({
+    useCase: USE_CASES.close_period, title: 'Close a period', input: ClosePeriodArguments,
     description: 'Close a financial period permanently (needs periods:close): posts its closing entries (one per currency), which '
       + 'move every revenue and expense balance of the period to that currency\'s retained earnings account, and refuses further '
       + 'posts into it. It cannot be undone: call it first with preview: true, which returns the closing entries (closing_entries; '
       + 'closing_entry is the default currency\'s) and commits nothing. '
       + 'Example: {"id": "0190...", "preview": true}.',
-    async run(context, { id, preview }) {
-      const actor = await writerOf(context);
-      const result = await context.service.closePeriod(actor, id, preview === true);
+    // The close's dry run is its preview.
+    command: async (_context, { id, preview }) => ({ input: { id }, dryRun: preview === true }),
+    text(outcome) {
+      const result = outcome.data;
       // One closing entry per currency with revenue or expense activity, the default currency's first.
       const what = result.closing_entries.length === 0 ? 'no closing entry (no revenue or expense activity)'
         : result.closing_entries.map(entryLine).join('; ');
-      return { body: { data: result },
-        text: `${preview === true ? 'Preview, nothing was changed. Closing' : 'Closed'} period ${result.period.name}: ${what}` };
+      return `${result.preview ? 'Preview, nothing was changed. Closing' : 'Closed'} period ${result.period.name}: ${what}`;
     },
   }),
   tool({
@@ -233,18 +213,19 @@ export const TOOLS: readonly LedgerTool[] = [
         : [`${result.problems.length} problems:`, ...result.problems.map((p) => `${p.check}: ${p.message}`)].join('\n') };
     },
   }),
-  tool({
-    name: 'set_exchange_rate', title: 'Set an exchange rate', writes: true, permission: 'rates:write', input: SetExchangeRateArguments,
+  commandTool({
+    useCase: USE_CASES.set_exchange_rate, title: 'Set an exchange rate', input: SetExchangeRateArguments,
     description: 'Set the rate of a currency from a day on (needs rates:write): rate is the value of one major unit of the currency '
       + 'in the base currency, a decimal string with at most 12 decimal places (never a JSON number), kept exactly. A second rate for '
       + 'the same currency and day replaces the first (replaced: true). The base currency itself has no rate. Name the currency by '
       + 'currency_id or currency_code. Example: {"currency_code": "EUR", "rate_date": "2026-01-15", "rate": "1.0842"}.',
-    async run(context, { currency_code, ...input }) {
-      const actor = await writerOf(context);
+    async command(context, { currency_code, ...input }) {
       const currencyId = await currencyIdOf(context, input.currency_id, currency_code, true);
-      const set = await context.service.setExchangeRate(actor, { ...input, currency_id: currencyId! });
-      return { body: { data: set.rate },
-        text: `${set.replaced ? 'Replaced' : 'Set'} the rate of ${set.rate.currency_code} from ${set.rate.rate_date}: ${set.rate.rate} (id ${set.rate.id})` };
+      return { input: { ...input, currency_id: currencyId! } };
+    },
+    text(outcome) {
+      const rate = outcome.data;
+      return `${outcome.created ? 'Set' : 'Replaced'} the rate of ${rate.currency_code} from ${rate.rate_date}: ${rate.rate} (id ${rate.id})`;
     },
   }),
   tool({

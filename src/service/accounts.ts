@@ -6,10 +6,10 @@ import type { Account, Totals } from '../domain/types.js';
 import type {
   AccountBalanceView, AccountListFilter, AccountTransactionView, AccountView, CreateAccountInput, UpdateAccountInput,
 } from '../schemas/account.js';
-import { type Actor, requirePermission } from './actor.js';
+import type { Actor } from './actor.js';
 import { recordAudit } from './audit-log.js';
 import { boundList } from './cursor.js';
-import { answering } from './idempotency.js';
+import type { Work } from './use-case.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 import { accountLineView } from './views.js';
 import type { LedgerReads, LineScope } from './ports/ledger-store.js';
@@ -20,22 +20,26 @@ const CREATED_FIELDS = [
 ] as const;
 const UPDATABLE_FIELDS = ['name', 'is_active', 'xbrl_tag'] as const;
 
-export async function createAccount(ctx: ServiceContext, actor: Actor, input: CreateAccountInput): Promise<AccountView> {
-  requirePermission(actor, 'accounts:write');
-  return ctx.store.write(answering(async (tx) => {
+export function createAccount(ctx: ServiceContext, actor: Actor, input: CreateAccountInput): Work<AccountView> {
+  return async (tx) => {
     const parent = input.parent_id ? await tx.getAccount(input.parent_id) : undefined;
     const resolved = resolveNewAccount(input, parent);
     if (!(await tx.getCurrency(resolved.currency_id))) {
       throw validationError(`Currency ${resolved.currency_id} does not exist`, 'currency_id',
         'Use the id of an existing currency (GET /api/v1/currencies)');
     }
-    const account: Account = { id: ctx.runtime.newId(), ...resolved, is_active: true, created_at: ctx.now() };
+    // In the order of the API's Account schema, so the answer an idempotency key keeps is the very JSON the route sends.
+    const account: Account = {
+      id: ctx.runtime.newId(), account_number: resolved.account_number, name: resolved.name, currency_id: resolved.currency_id,
+      account_type: resolved.account_type, normal_balance: resolved.normal_balance, has_subledger: resolved.has_subledger,
+      parent_id: resolved.parent_id, entity_id: resolved.entity_id, xbrl_tag: resolved.xbrl_tag, is_active: true, created_at: ctx.now(),
+    };
     await tx.insertAccount(account);
     await recordAudit(ctx, tx, actor, {
       action: 'account.create', target_type: 'account', target_id: account.id, changes: initialValues(account, CREATED_FIELDS),
     }, { occurredAt: account.created_at });
     return account;
-  }));
+  };
 }
 
 export async function getAccount(ctx: ServiceContext, id: string): Promise<AccountView> {
@@ -68,9 +72,8 @@ export async function listSubAccounts(ctx: ServiceContext, id: string): Promise<
   });
 }
 
-export async function updateAccount(ctx: ServiceContext, actor: Actor, id: string, input: UpdateAccountInput): Promise<AccountView> {
-  requirePermission(actor, 'accounts:write');
-  return ctx.store.write(async (tx) => {
+export function updateAccount(ctx: ServiceContext, actor: Actor, id: string, input: UpdateAccountInput): Work<AccountView> {
+  return async (tx) => {
     const before = await findAccount(tx, id);
     await tx.updateAccount(id, { name: input.name, is_active: input.is_active, xbrl_tag: input.xbrl_tag });
     const after = (await tx.getAccount(id))!;
@@ -78,7 +81,7 @@ export async function updateAccount(ctx: ServiceContext, actor: Actor, id: strin
       action: 'account.update', target_type: 'account', target_id: id, changes: fieldChanges(before, after, UPDATABLE_FIELDS),
     });
     return after;
-  });
+  };
 }
 
 /**
@@ -86,9 +89,8 @@ export async function updateAccount(ctx: ServiceContext, actor: Actor, id: strin
  * line, sub-account, setting, bank rule, statement or reconciliation uses; otherwise 409
  * ACCOUNT_IN_USE naming what uses it. Audited like its creation.
  */
-export async function deleteAccount(ctx: ServiceContext, actor: Actor, id: string): Promise<AccountView> {
-  requirePermission(actor, 'accounts:write');
-  return ctx.store.write(async (tx) => {
+export function deleteAccount(ctx: ServiceContext, actor: Actor, id: string): Work<AccountView> {
+  return async (tx) => {
     const account = await findAccount(tx, id);
     const uses = await tx.accountUses(id);
     const settings = await tx.allSettings();
@@ -104,7 +106,7 @@ export async function deleteAccount(ctx: ServiceContext, actor: Actor, id: strin
       currency_id: { old: account.currency_id, new: null },
     } });
     return account;
-  });
+  };
 }
 
 /** The lines an account shows: its own, or for a control account all its sub-accounts'. */

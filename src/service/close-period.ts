@@ -1,7 +1,7 @@
 /**
  * Closing a period: the closing entries (one per currency with revenue or expense activity) are
  * computed by the pure domain function and posted through the same path as any entry; the period
- * is then marked closed, all in one transaction. A preview
+ * is then marked closed, all in one transaction. A preview is the close's dry run: the executor
  * runs exactly the same steps and rolls them back, so it shows exactly what the close would post.
  */
 import { LedgerError, notFound, validationError } from '../domain/errors.js';
@@ -10,13 +10,12 @@ import type { Account, JournalEntryView, Period } from '../domain/types.js';
 import type { EntryView } from '../schemas/journal-entry.js';
 import type { PeriodView } from '../schemas/period.js';
 import { fieldChanges } from '../domain/audit.js';
-import { type Actor, requirePermission } from './actor.js';
+import type { Actor } from './actor.js';
 import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 import { postWithin } from './post-journal-entry.js';
-import { answering } from './idempotency.js';
-import { writeRolledBack } from './rolled-back-write.js';
+import type { Work } from './use-case.js';
 import { RETAINED_EARNINGS_KEY, perCurrencyRetainedEarnings as retainedEarningsMapOf } from './settings.js';
 import { entryView } from './views.js';
 
@@ -29,10 +28,9 @@ export interface CloseResult {
   preview: boolean;
 }
 
-export async function closePeriod(ctx: ServiceContext, actor: Actor, id: string, preview: boolean): Promise<CloseResult> {
-  requirePermission(actor, 'periods:close');
-  const work = (tx: LedgerTx) => closeWithin(ctx, tx, actor, id, preview);
-  return preview ? writeRolledBack(ctx.store, work) : ctx.store.write(answering(work));
+/** The close's work; a preview is the same work, which the executor rolls back (its answer says `preview: true`). */
+export function closePeriod(ctx: ServiceContext, actor: Actor, id: string, preview: boolean): Work<CloseResult> {
+  return (tx) => closeWithin(ctx, tx, actor, id, preview);
 }
 
 /** The earliest open period that starts before `period`, if any: books close in order. */

@@ -12,11 +12,11 @@ import type { Currency } from '../domain/types.js';
 import {
   type ExchangeRateListInput, type ExchangeRatesSetView, type ExchangeRateView, MAX_RATES_PER_SET, type SetExchangeRateInput,
 } from '../schemas/exchange-rate.js';
-import { type Actor, requirePermission } from './actor.js';
+import type { Actor } from './actor.js';
 import { recordAudit } from './audit-log.js';
 import { confirmCredential } from './auth/authenticate.js';
 import type { Page, ServiceContext } from './context.js';
-import { answering } from './idempotency.js';
+import type { Work } from './use-case.js';
 import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
 import type { ExchangeRate } from './ports/rates-store.js';
 import { baseCurrencyOf } from './settings.js';
@@ -99,16 +99,15 @@ async function storeRate(ctx: ServiceContext, tx: LedgerTx, actor: Actor, reques
   return { stored, before };
 }
 
-export async function setExchangeRate(ctx: ServiceContext, actor: Actor, input: SetExchangeRateInput): Promise<ExchangeRateSet> {
-  requirePermission(actor, 'rates:write');
+export function setExchangeRate(ctx: ServiceContext, actor: Actor, input: SetExchangeRateInput): Work<ExchangeRateSet> {
   const request = readRequest(input, '');
-  return ctx.store.write(answering(async (tx) => {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'rates:write');
     await tx.lockExchangeRates();
     const currency = await (await RateTargets.of(tx)).currency(request.currency_id, 'currency_id');
     const { stored, before } = await storeRate(ctx, tx, confirmed, request, ctx.now());
     return { rate: exchangeRateView(stored, currency), replaced: before !== undefined };
-  }));
+  };
 }
 
 /**
@@ -116,8 +115,7 @@ export async function setExchangeRate(ctx: ServiceContext, actor: Actor, input: 
  * `rates[i]`) refuses them all. A currency and day given twice is refused too, since which of the
  * two was meant cannot be told.
  */
-export async function setExchangeRates(ctx: ServiceContext, actor: Actor, inputs: readonly SetExchangeRateInput[]): Promise<ExchangeRatesSetView> {
-  requirePermission(actor, 'rates:write');
+export function setExchangeRates(ctx: ServiceContext, actor: Actor, inputs: readonly SetExchangeRateInput[]): Work<ExchangeRatesSetView> {
   if (inputs.length === 0) throw validationError('No rates to set', 'rates', 'Give at least one rate');
   if (inputs.length > MAX_RATES_PER_SET) {
     throw validationError(`${inputs.length} rates are more than the ${MAX_RATES_PER_SET} one set takes`, 'rates', 'Split them into several sets');
@@ -135,7 +133,7 @@ export async function setExchangeRates(ctx: ServiceContext, actor: Actor, inputs
     seen.set(key, index);
     requests.push(request);
   }
-  return ctx.store.write(answering(async (tx) => {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'rates:write');
     await tx.lockExchangeRates();
     const targets = await RateTargets.of(tx);
@@ -146,7 +144,7 @@ export async function setExchangeRates(ctx: ServiceContext, actor: Actor, inputs
       if ((await storeRate(ctx, tx, confirmed, request, now)).before !== undefined) replaced += 1;
     }
     return { count: requests.length, created: requests.length - replaced, replaced };
-  }));
+  };
 }
 
 /** Rates by date, then currency; filters currency_id and an inclusive date range. */

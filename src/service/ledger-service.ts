@@ -1,8 +1,10 @@
 /**
- * The use cases of the ledger, bound to one store. The HTTP routes and the CLI commands call these
- * methods and nothing else, so both faces enforce the same rules.
+ * The ledger's service, bound to one store: what every face holds. Faces run use cases through
+ * `execute` (the table in use-cases.ts, one command envelope each) or the named methods below, and
+ * never reach past them into the context or the store.
  */
 import { randomBytes } from 'node:crypto';
+import type { Static, TSchema } from 'typebox';
 import type { AccountListFilter, CreateAccountInput, UpdateAccountInput } from '../schemas/account.js';
 import type { AuditLogInput } from '../schemas/audit.js';
 import type { CreateCurrencyInput, UpdateCurrencyInput } from '../schemas/currency.js';
@@ -21,13 +23,12 @@ import type {
   ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput, StartReconciliationInput, UpdateBankRuleInput,
 } from '../schemas/bank.js';
 import * as accounts from './accounts.js';
-import * as bankActions from './bank/bank-line-actions.js';
 import * as bankLines from './bank/bank-lines.js';
 import * as bankRules from './bank/bank-rules.js';
 import * as reconciliations from './bank/reconciliations.js';
 import * as bankStatements from './bank/statements.js';
 import { agedBalances } from './aged-balances.js';
-import type { Actor } from './actor.js';
+import { type Actor, LOCAL_OPERATOR } from './actor.js';
 import * as auditLog from './audit-log.js';
 import { AccessTokens, assertStrongJwtSecret } from './auth/access-tokens.js';
 import { LoginThrottle } from './auth/login-throttle.js';
@@ -35,60 +36,96 @@ import { ServiceContext, type PageInput, type ServiceOptions } from './context.j
 import { CursorCodec } from './cursor.js';
 import * as currencies from './currencies.js';
 import * as exchangeRates from './exchange-rates.js';
-import * as dryRun from './dry-run.js';
 import * as journal from './journal-entries.js';
 import * as periods from './periods.js';
 import type { LedgerStore } from './ports/ledger-store.js';
 import type { Runtime } from './ports/runtime.js';
-import { importJournalEntries, postJournalEntries, postJournalEntry, reverseJournalEntry } from './post-journal-entry.js';
-import { closePeriod } from './close-period.js';
+import { importJournalEntries } from './post-journal-entry.js';
 import * as reports from './reports.js';
 import * as sessions from './sessions.js';
 import * as settings from './settings.js';
 import * as users from './users.js';
 import { type AuthenticateOptions, authenticateBearer } from './auth/authenticate.js';
 import { verifyLedger, type VerifyProgress } from './verify-ledger.js';
-import { withIdempotencyClaims } from './idempotency.js';
+import { executeRead, executeWrite } from './execute-command.js';
+import type { Command, Outcome, ReadUseCase, UseCase, WriteUseCase } from './use-case.js';
+import { USE_CASES } from './use-cases.js';
 
 const CURSOR_SECRET_KEY = 'secret.cursor';
 const JWT_SECRET_KEY = 'secret.jwt';
 
 export class LedgerService {
-  private constructor(readonly ctx: ServiceContext) {}
+  /** The use cases' shared pieces: for the service's own files and white-box tests, never for the faces (they call use cases). */
+  readonly ctx: ServiceContext;
+
+  private constructor(ctx: ServiceContext) {
+    this.ctx = ctx;
+  }
 
   static async create(store: LedgerStore, runtime: Runtime, options: ServiceOptions = {}): Promise<LedgerService> {
     const cursorSecret = await loadOrCreateSecret(store, CURSOR_SECRET_KEY);
     if (options.jwtSecret !== undefined) assertStrongJwtSecret(options.jwtSecret);
     const jwtSecret = options.jwtSecret ?? await loadOrCreateSecret(store, JWT_SECRET_KEY);
-    return new LedgerService(new ServiceContext(withIdempotencyClaims(store, runtime.clock), runtime, new CursorCodec(cursorSecret),
+    return new LedgerService(new ServiceContext(store, runtime, new CursorCodec(cursorSecret),
       new AccessTokens(jwtSecret, runtime.clock), new LoginThrottle(store, runtime.clock), options));
   }
 
-  createCurrency(actor: Actor, input: CreateCurrencyInput) { return currencies.createCurrency(this.ctx, actor, input); }
-  createFiatCurrency(actor: Actor, code: string) { return currencies.createFiatCurrency(this.ctx, actor, code); }
+  /**
+   * Runs a use case of the table (use-cases.ts) with one command envelope: what every face calls.
+   * A write answers its outcome (done, replayed or a dry run), a read its answer.
+   */
+  execute<S extends TSchema, R, A, D>(useCase: WriteUseCase<S, R, A, D>, command: Command<Static<S>>): Promise<Outcome<A, D>>;
+  execute<S extends TSchema, A>(useCase: ReadUseCase<S, A>, command: Command<Static<S>>): Promise<A>;
+  execute(useCase: UseCase, command: Command<unknown>): Promise<unknown> {
+    return useCase.writes ? executeWrite(this.ctx, useCase, command) : executeRead(this.ctx, useCase, command);
+  }
+
+  /*
+   * The use cases by name, for callers that need neither a dry run nor a key: the service's own
+   * tests, the test fixtures and the command line's plain commands. Each one goes through the
+   * executor like any face.
+   */
+
+  private async write<S extends TSchema, R, A, D>(useCase: WriteUseCase<S, R, A, D>, actor: Actor, input: Static<S>): Promise<A> {
+    const outcome = await executeWrite(this.ctx, useCase, { actor, input });
+    if (outcome.kind === 'dry-run') throw new Error('a plain call answered a dry run');
+    return outcome.data;
+  }
+
+  createCurrency(actor: Actor, input: CreateCurrencyInput) { return this.write(USE_CASES.create_currency, actor, input); }
+  createFiatCurrency(actor: Actor, code: string) { return this.write(USE_CASES.create_fiat_currency, actor, { code }); }
   getCurrency(id: string) { return currencies.getCurrency(this.ctx, id); }
   listCurrencies(input: PageInput) { return currencies.listCurrencies(this.ctx, input); }
-  updateCurrency(actor: Actor, id: string, input: UpdateCurrencyInput) { return currencies.updateCurrency(this.ctx, actor, id, input); }
+  updateCurrency(actor: Actor, id: string, input: UpdateCurrencyInput) { return this.write(USE_CASES.update_currency, actor, { id, ...input }); }
+  /** A currency by id (its code and scale never change: cached). */
+  currency(id: string) { return this.ctx.currency(id); }
 
-  setExchangeRate(actor: Actor, input: SetExchangeRateInput) { return exchangeRates.setExchangeRate(this.ctx, actor, input); }
-  setExchangeRates(actor: Actor, inputs: readonly SetExchangeRateInput[]) { return exchangeRates.setExchangeRates(this.ctx, actor, inputs); }
+  setExchangeRate(actor: Actor, input: SetExchangeRateInput) { return this.write(USE_CASES.set_exchange_rate, actor, input); }
+  setExchangeRates(actor: Actor, inputs: readonly SetExchangeRateInput[]) {
+    return this.write(USE_CASES.set_exchange_rates, actor, { rates: [...inputs] });
+  }
   listExchangeRates(input: ExchangeRateListInput) { return exchangeRates.listExchangeRates(this.ctx, input); }
 
-  createAccount(actor: Actor, input: CreateAccountInput) { return accounts.createAccount(this.ctx, actor, input); }
+  createAccount(actor: Actor, input: CreateAccountInput) { return this.write(USE_CASES.create_account, actor, input); }
   getAccount(id: string) { return accounts.getAccount(this.ctx, id); }
   listAccounts(filter: AccountListFilter) { return accounts.listAccounts(this.ctx, filter); }
   listSubAccounts(id: string) { return accounts.listSubAccounts(this.ctx, id); }
   chartOfAccounts() { return accounts.chartOfAccounts(this.ctx); }
-  updateAccount(actor: Actor, id: string, input: UpdateAccountInput) { return accounts.updateAccount(this.ctx, actor, id, input); }
-  deleteAccount(actor: Actor, id: string) { return accounts.deleteAccount(this.ctx, actor, id); }
+  /** Every account, active or not, in one read (an export's chart). */
+  allAccounts() { return this.ctx.store.allAccounts(); }
+  updateAccount(actor: Actor, id: string, input: UpdateAccountInput) { return this.write(USE_CASES.update_account, actor, { id, ...input }); }
+  deleteAccount(actor: Actor, id: string) { return this.write(USE_CASES.delete_account, actor, { id }); }
   getAccountBalance(id: string, periodId?: string) { return accounts.getAccountBalance(this.ctx, id, periodId); }
   listAccountTransactions(id: string, input: PageInput) { return accounts.listAccountTransactions(this.ctx, id, input); }
 
-  createPeriod(actor: Actor, input: CreatePeriodInput) { return periods.createPeriod(this.ctx, actor, input); }
+  createPeriod(actor: Actor, input: CreatePeriodInput) { return this.write(USE_CASES.create_period, actor, input); }
   getPeriod(id: string) { return periods.getPeriod(this.ctx, id); }
   listPeriods(input: PageInput) { return periods.listPeriods(this.ctx, input); }
-  deletePeriod(actor: Actor, id: string) { return periods.deletePeriod(this.ctx, actor, id); }
-  closePeriod(actor: Actor, id: string, preview: boolean) { return closePeriod(this.ctx, actor, id, preview); }
+  deletePeriod(actor: Actor, id: string) { return this.write(USE_CASES.delete_period, actor, { id }); }
+  /** Closes the period, or with `preview` answers what the close would do (its dry run). */
+  async closePeriod(actor: Actor, id: string, preview: boolean) {
+    return (await this.execute(USE_CASES.close_period, { actor, input: { id }, dryRun: preview })).data;
+  }
 
   trialBalance(input: TrialBalanceInput) { return reports.trialBalance(this.ctx, input); }
   balanceSheet(input: BalanceSheetInput) { return reports.balanceSheet(this.ctx, input); }
@@ -96,29 +133,32 @@ export class LedgerService {
   generalLedger(input: GeneralLedgerInput) { return reports.generalLedger(this.ctx, input); }
   agedBalances(input: AgedBalancesInput) { return agedBalances(this.ctx, input); }
 
-  postJournalEntry(actor: Actor, input: CreateEntryInput) { return postJournalEntry(this.ctx, actor, input); }
+  postJournalEntry(actor: Actor, input: CreateEntryInput) { return this.write(USE_CASES.post_journal_entry, actor, input); }
   postJournalEntries(actor: Actor, inputs: readonly CreateEntryInput[]) {
-    return postJournalEntries(this.ctx, actor, inputs);
+    return this.write(USE_CASES.post_journal_entries, actor, { entries: [...inputs] });
   }
 
+  /** `ledger journal-entries import`: a stream of entries too large for a command's input, posted all or none. */
   importJournalEntries(actor: Actor, open: () => AsyncIterable<CreateEntryInput>) {
     return importJournalEntries(this.ctx, actor, open);
   }
-  reverseJournalEntry(actor: Actor, id: string, input: ReverseInput) { return reverseJournalEntry(this.ctx, actor, id, input); }
-  dryRunJournalEntry(actor: Actor, input: CreateEntryInput) { return dryRun.dryRunJournalEntry(this.ctx, actor, input); }
-  dryRunJournalEntries(actor: Actor, inputs: readonly CreateEntryInput[]) { return dryRun.dryRunJournalEntries(this.ctx, actor, inputs); }
-  dryRunReversal(actor: Actor, id: string, input: ReverseInput) { return dryRun.dryRunReversal(this.ctx, actor, id, input); }
+  reverseJournalEntry(actor: Actor, id: string, input: ReverseInput) { return this.write(USE_CASES.reverse_journal_entry, actor, { id, ...input }); }
   getJournalEntry(id: string) { return journal.getJournalEntry(this.ctx, id); }
   getJournalEntries(ids: readonly string[]) { return journal.getJournalEntries(this.ctx, ids); }
   listJournalEntries(filter: EntryListFilter) { return journal.listJournalEntries(this.ctx, filter); }
 
   getSettings() { return settings.getSettings(this.ctx); }
-  updateSettings(actor: Actor, input: UpdateSettingsInput) { return settings.updateSettings(this.ctx, actor, input); }
+  updateSettings(actor: Actor, input: UpdateSettingsInput) { return this.write(USE_CASES.update_settings, actor, input); }
 
-  createServiceAccount(actor: Actor | null, input: CreateServiceAccountInput) { return users.createServiceAccount(this.ctx, actor, input); }
-  rotateApiKey(actor: Actor | null, id: string) { return users.rotateApiKey(this.ctx, actor, id); }
-  createUser(actor: Actor | null, input: CreateUserInput) { return users.createUser(this.ctx, actor, input); }
-  updateUser(actor: Actor | null, id: string, input: UpdateUserInput) { return users.updateUser(this.ctx, actor, id, input); }
+  // The users' use cases take null for the command line's local operator (recorded as nobody).
+  createServiceAccount(actor: Actor | null, input: CreateServiceAccountInput) {
+    return this.write(USE_CASES.create_service_account, actor ?? LOCAL_OPERATOR, input);
+  }
+  rotateApiKey(actor: Actor | null, id: string) { return this.write(USE_CASES.rotate_api_key, actor ?? LOCAL_OPERATOR, { id }); }
+  createUser(actor: Actor | null, input: CreateUserInput) { return this.write(USE_CASES.create_user, actor ?? LOCAL_OPERATOR, input); }
+  updateUser(actor: Actor | null, id: string, input: UpdateUserInput) {
+    return this.write(USE_CASES.update_user, actor ?? LOCAL_OPERATOR, { id, ...input });
+  }
   getUser(id: string) { return users.getUser(this.ctx, id); }
   listUsers(input: PageInput) { return users.listUsers(this.ctx, input); }
   authenticate(token: string, options?: AuthenticateOptions) { return authenticateBearer(this.ctx, token, options); }
@@ -135,39 +175,43 @@ export class LedgerService {
 
   listAuditLog(actor: Actor, input: AuditLogInput) { return auditLog.listAuditLog(this.ctx, actor, input); }
 
-  importBankStatement(actor: Actor, input: ImportStatementInput) { return bankStatements.importBankStatement(this.ctx, actor, input); }
+  importBankStatement(actor: Actor, input: ImportStatementInput) { return this.write(USE_CASES.import_bank_statement, actor, input); }
   getBankStatement(id: string) { return bankStatements.getBankStatement(this.ctx, id); }
   listBankStatements(input: BankStatementListInput) { return bankStatements.listBankStatements(this.ctx, input); }
   listBankLines(input: BankLineListInput) { return bankLines.listBankLines(this.ctx, input); }
   getBankLine(id: string) { return bankLines.getBankLine(this.ctx, id); }
   bankLineCandidates(id: string) { return bankLines.bankLineCandidates(this.ctx, id); }
-  postBankLine(actor: Actor, id: string, input: PostBankLineInput) { return bankActions.postBankLine(this.ctx, actor, id, input); }
-  dryRunPostBankLine(actor: Actor, id: string, input: PostBankLineInput) { return bankActions.dryRunPostBankLine(this.ctx, actor, id, input); }
-  acceptBankLines(actor: Actor, input: AcceptBankLinesInput) { return bankActions.acceptBankLines(this.ctx, actor, input); }
-  dryRunAcceptBankLines(actor: Actor, input: AcceptBankLinesInput) { return bankActions.dryRunAcceptBankLines(this.ctx, actor, input); }
-  matchBankLine(actor: Actor, id: string, input: MatchBankLineInput) { return bankActions.matchBankLine(this.ctx, actor, id, input); }
-  excludeBankLine(actor: Actor, id: string, input: ExcludeBankLineInput) { return bankActions.excludeBankLine(this.ctx, actor, id, input); }
-  unmatchBankLine(actor: Actor, id: string) { return bankActions.unmatchBankLine(this.ctx, actor, id); }
-  createBankRule(actor: Actor, input: CreateBankRuleInput) { return bankRules.createBankRule(this.ctx, actor, input); }
-  updateBankRule(actor: Actor, id: string, input: UpdateBankRuleInput) { return bankRules.updateBankRule(this.ctx, actor, id, input); }
-  deleteBankRule(actor: Actor, id: string) { return bankRules.deleteBankRule(this.ctx, actor, id); }
+  postBankLine(actor: Actor, id: string, input: PostBankLineInput) { return this.write(USE_CASES.post_bank_line, actor, { id, ...input }); }
+  acceptBankLines(actor: Actor, input: AcceptBankLinesInput) { return this.write(USE_CASES.accept_bank_lines, actor, input); }
+  matchBankLine(actor: Actor, id: string, input: MatchBankLineInput) { return this.write(USE_CASES.match_bank_line, actor, { id, ...input }); }
+  excludeBankLine(actor: Actor, id: string, input: ExcludeBankLineInput) { return this.write(USE_CASES.exclude_bank_line, actor, { id, ...input }); }
+  unmatchBankLine(actor: Actor, id: string) { return this.write(USE_CASES.unmatch_bank_line, actor, { id }); }
+  createBankRule(actor: Actor, input: CreateBankRuleInput) { return this.write(USE_CASES.create_bank_rule, actor, input); }
+  updateBankRule(actor: Actor, id: string, input: UpdateBankRuleInput) { return this.write(USE_CASES.update_bank_rule, actor, { id, ...input }); }
+  deleteBankRule(actor: Actor, id: string) { return this.write(USE_CASES.delete_bank_rule, actor, { id }); }
   getBankRule(id: string) { return bankRules.getBankRule(this.ctx, id); }
   listBankRules(input: PageInput) { return bankRules.listBankRules(this.ctx, input); }
   previewBankRule(actor: Actor, input: PreviewBankRuleInput) { return bankRules.previewBankRule(this.ctx, actor, input); }
-  startReconciliation(actor: Actor, input: StartReconciliationInput) { return reconciliations.startReconciliation(this.ctx, actor, input); }
+  startReconciliation(actor: Actor, input: StartReconciliationInput) { return this.write(USE_CASES.start_reconciliation, actor, input); }
   getReconciliation(id: string) { return reconciliations.getReconciliation(this.ctx, id); }
   listReconciliations(input: PageInput & { account_id?: string | undefined }) { return reconciliations.listReconciliations(this.ctx, input); }
   clearReconciliationLines(actor: Actor, id: string, input: ClearLinesInput) {
-    return reconciliations.clearReconciliationLines(this.ctx, actor, id, input);
+    return this.write(USE_CASES.clear_reconciliation_lines, actor, { id, ...input });
   }
   unclearReconciliationLines(actor: Actor, id: string, input: ClearLinesInput) {
-    return reconciliations.unclearReconciliationLines(this.ctx, actor, id, input);
+    return this.write(USE_CASES.unclear_reconciliation_lines, actor, { id, ...input });
   }
-  finishReconciliation(actor: Actor, id: string) { return reconciliations.finishReconciliation(this.ctx, actor, id); }
+  finishReconciliation(actor: Actor, id: string) { return this.write(USE_CASES.finish_reconciliation, actor, { id }); }
 
   verifyLedger(actor: Actor, onProgress?: VerifyProgress) { return verifyLedger(this.ctx, actor, onProgress); }
 
   health() { return this.ctx.store.ping(); }
+
+  /** A new id (UUIDv7 in production): the HTTP face names each request with one. */
+  newId() { return this.ctx.runtime.newId(); }
+
+  /** Closes the store: the composition roots call it when the process is done with the ledger. */
+  close() { return this.ctx.store.close(); }
 
   /** Runs an expensive read (a report, a long list) in one of the actor's bounded slots (context.ts). */
   expensiveRead<T>(actor: Actor, work: () => Promise<T>): Promise<T> { return this.ctx.expensiveReads.run(actor.user_id, work); }

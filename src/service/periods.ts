@@ -4,17 +4,16 @@ import { parseDate } from '../domain/dates.js';
 import { assertNoOverlap, assertPeriodBounds } from '../domain/periods/period-rules.js';
 import type { Period } from '../domain/types.js';
 import type { CreatePeriodInput, PeriodView } from '../schemas/period.js';
-import { type Actor, requirePermission } from './actor.js';
+import type { Actor } from './actor.js';
 import { recordAudit } from './audit-log.js';
-import { answering } from './idempotency.js';
+import type { Work } from './use-case.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 
-export async function createPeriod(ctx: ServiceContext, actor: Actor, input: CreatePeriodInput): Promise<PeriodView> {
-  requirePermission(actor, 'periods:write');
+export function createPeriod(ctx: ServiceContext, actor: Actor, input: CreatePeriodInput): Work<PeriodView> {
   const startDate = parseDate(input.start_date, 'start_date');
   const endDate = parseDate(input.end_date, 'end_date');
   assertPeriodBounds(startDate, endDate);
-  return ctx.store.write(answering(async (tx) => {
+  return async (tx) => {
     assertNoOverlap(startDate, endDate, await tx.findOverlappingPeriods(startDate, endDate));
     const period: Period = {
       id: ctx.runtime.newId(), name: input.name, start_date: startDate, end_date: endDate, status: 'open',
@@ -26,7 +25,7 @@ export async function createPeriod(ctx: ServiceContext, actor: Actor, input: Cre
       changes: initialValues(period, ['name', 'start_date', 'end_date', 'status']),
     }, { occurredAt: period.created_at });
     return period;
-  }));
+  };
 }
 
 export async function getPeriod(ctx: ServiceContext, id: string): Promise<PeriodView> {
@@ -45,9 +44,8 @@ export async function listPeriods(ctx: ServiceContext, input: PageInput): Promis
  * Removes a period created by mistake (a mistyped April 1-3): only an open period that holds no
  * entries; otherwise 409 PERIOD_IN_USE. Audited like its creation.
  */
-export async function deletePeriod(ctx: ServiceContext, actor: Actor, id: string): Promise<PeriodView> {
-  requirePermission(actor, 'periods:write');
-  return ctx.store.write(async (tx) => {
+export function deletePeriod(ctx: ServiceContext, actor: Actor, id: string): Work<PeriodView> {
+  return async (tx) => {
     const period = await tx.getPeriod(id);
     if (!period) throw notFound('Period', id);
     if (period.status === 'closed') {
@@ -65,5 +63,5 @@ export async function deletePeriod(ctx: ServiceContext, actor: Actor, id: string
       name: { old: period.name, new: null }, start_date: { old: period.start_date, new: null }, end_date: { old: period.end_date, new: null },
     } });
     return period;
-  });
+  };
 }

@@ -14,8 +14,8 @@ import { lockDateOf } from './settings.js';
 import { recordAudit } from './audit-log.js';
 import { confirmCredential } from './auth/authenticate.js';
 import type { ServiceContext } from './context.js';
-import { answering } from './idempotency.js';
 import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
+import type { Work } from './use-case.js';
 import { entryView } from './views.js';
 
 export interface PostingMeta {
@@ -91,8 +91,8 @@ export type PostingWork = (tx: LedgerTx) => Promise<JournalEntryView[]>;
 
 /*
  * Each posting use case as work for a write transaction, with its permission checked first. A real
- * post commits the work; a dry run (dry-run.ts) runs the very same work and rolls it back, so both
- * apply the same rules in the same order.
+ * post commits the work; a dry run (execute-command.ts) runs the very same work and rolls it back,
+ * so both apply the same rules in the same order.
  */
 
 /** A standard entry by the actor, posted and recorded in the audit log. */
@@ -179,20 +179,22 @@ export async function entryViews(ctx: ServiceContext, entries: readonly JournalE
   return views;
 }
 
-export async function postJournalEntry(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): Promise<EntryView> {
-  const work = createEntryWork(ctx, actor, input);
-  return ctx.store.write(answering(async (tx) => (await entryViews(ctx, await work(tx), tx))[0]!));
+/** The work of a post, answering its entries as the API shows them (a dry run answers from the same). */
+function viewsOf(ctx: ServiceContext, work: PostingWork): Work<EntryView[]> {
+  return async (tx) => entryViews(ctx, await work(tx), tx);
 }
 
-export async function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): Promise<EntryView> {
-  const work = reverseEntryWork(ctx, actor, id, input);
-  return ctx.store.write(answering(async (tx) => (await entryViews(ctx, await work(tx), tx))[0]!));
+export function postJournalEntry(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): Work<EntryView[]> {
+  return viewsOf(ctx, createEntryWork(ctx, actor, input));
+}
+
+export function reverseJournalEntry(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): Work<EntryView[]> {
+  return viewsOf(ctx, reverseEntryWork(ctx, actor, id, input));
 }
 
 /** Posts many entries in one transaction (the batch route). */
-export async function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[]): Promise<EntryView[]> {
-  const work = createEntriesWork(ctx, actor, inputs);
-  return ctx.store.write(answering(async (tx) => entryViews(ctx, await work(tx), tx)));
+export function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: readonly CreateEntryInput[]): Work<EntryView[]> {
+  return viewsOf(ctx, createEntriesWork(ctx, actor, inputs));
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
- * A write that is run for real and then undone: the period close preview and the dry runs of
- * posts. `work` runs in a real write transaction, so every rule holds exactly as in the committed
- * write (the same locks, the same checks, the database's own constraints such as one reversal per
- * entry); then it is rolled back and what it produced is carried out.
+ * A write that is run for real and then undone: every dry run (a period close's preview, a post's
+ * `dry_run`), which only the executor (execute-command.ts) asks for. `work` runs in a real write
+ * transaction, so every rule holds exactly as in the committed write (the same locks, the same
+ * checks, the database's own constraints such as one reversal per entry); then it is rolled back
+ * and what it produced is carried out.
  */
 import type { LedgerStore, LedgerTx } from './ports/ledger-store.js';
 

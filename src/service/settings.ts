@@ -11,10 +11,11 @@ import { validationError } from '../domain/errors.js';
 import { normalizeCompanyName } from '../domain/settings/company-name.js';
 import type { Account } from '../domain/types.js';
 import type { SettingsView, UpdateSettingsInput } from '../schemas/settings.js';
-import { type Actor, requirePermission } from './actor.js';
+import type { Actor } from './actor.js';
 import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
+import type { Work } from './use-case.js';
 
 export const RETAINED_EARNINGS_KEY = 'retained_earnings_account_id';
 export const COMPANY_NAME_KEY = 'company_name';
@@ -91,13 +92,12 @@ async function eligibleAccount(tx: LedgerTx, id: string, field: string): Promise
   return account;
 }
 
-export async function updateSettings(ctx: ServiceContext, actor: Actor, input: UpdateSettingsInput): Promise<SettingsView> {
-  requirePermission(actor, 'settings:write');
+export function updateSettings(ctx: ServiceContext, actor: Actor, input: UpdateSettingsInput): Work<SettingsView> {
   // Checked before the transaction: a bad name changes nothing, whatever else the body holds.
   const companyName = input.company_name === undefined || input.company_name === null
     ? input.company_name : normalizeCompanyName(input.company_name);
   if (input.lock_date !== undefined && input.lock_date !== null) parseDate(input.lock_date, 'lock_date');
-  return ctx.store.write(async (tx) => {
+  return async (tx) => {
     const before = await readSettings(tx);
     let defaultId = before.retained_earnings_account_id;
     if (input.retained_earnings_account_id !== undefined) {
@@ -154,5 +154,5 @@ export async function updateSettings(ctx: ServiceContext, actor: Actor, input: U
         ...(input.base_currency_id === undefined ? [] : ['base_currency_id' as const]), ...(input.lock_date === undefined ? [] : ['lock_date' as const])]),
     });
     return after;
-  });
+  };
 }

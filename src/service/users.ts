@@ -8,7 +8,7 @@ import type {
 } from '../schemas/user.js';
 import { type Actor, type Credential, PERMISSION_KEYS, hasPermission, requirePermission } from './actor.js';
 import { recordAudit } from './audit-log.js';
-import { answering } from './idempotency.js';
+import type { Work } from './use-case.js';
 import { assertPasswordAcceptable, hashPassword } from './auth/passwords.js';
 import type { Page, PageInput, ServiceContext } from './context.js';
 import type { LedgerTx, StoredUser } from './ports/ledger-store.js';
@@ -89,7 +89,7 @@ function normaliseEmail(email: string): string {
   return email.trim();
 }
 
-export async function createServiceAccount(ctx: ServiceContext, actor: Actor | null, input: CreateServiceAccountInput): Promise<ServiceAccountCreatedView> {
+export function createServiceAccount(ctx: ServiceContext, actor: Actor | null, input: CreateServiceAccountInput): Work<ServiceAccountCreatedView> {
   const permissions = input.permissions ?? (actor === null ? ADMIN_PERMISSIONS : {});
   assertPermissionKeys(permissions);
   authorizeGrant(actor, permissions);
@@ -98,15 +98,15 @@ export async function createServiceAccount(ctx: ServiceContext, actor: Actor | n
     created_at: ctx.now(),
   };
   const apiKey = API_KEY_PREFIX + randomBytes(32).toString('base64url');
-  // The answer kept for a retry leaves the API key out (http/plugins/idempotency.ts storedAnswer).
-  return ctx.store.write(answering(async (tx) => {
+  // The answer kept for a retry leaves the API key out (idempotency.ts, keptJson).
+  return async (tx) => {
     await tx.insertUser({ ...user, password_hash: null });
     await tx.insertApiKey({ id: ctx.runtime.newId(), user_id: user.id, key_hash: hashApiKey(apiKey), created_at: user.created_at });
     await recordAudit(ctx, tx, actor, {
       action: 'service_account.create', target_type: 'user', target_id: user.id, changes: initialValues(user, CREATED_FIELDS),
     }, { occurredAt: user.created_at });
     return { ...userView(user), api_key: apiKey };
-  }));
+  };
 }
 
 /**
@@ -114,10 +114,9 @@ export async function createServiceAccount(ctx: ServiceContext, actor: Actor | n
  * answered once, the old key is refused from the next request on. Needs users:manage; only an
  * admin rotates the key of an admin or a user manager.
  */
-export async function rotateApiKey(ctx: ServiceContext, actor: Actor | null, id: string): Promise<ServiceAccountCreatedView> {
-  if (actor !== null) requirePermission(actor, 'users:manage');
+export function rotateApiKey(ctx: ServiceContext, actor: Actor | null, id: string): Work<ServiceAccountCreatedView> {
   const apiKey = API_KEY_PREFIX + randomBytes(32).toString('base64url');
-  const user = await ctx.store.write(async (tx) => {
+  return async (tx) => {
     const target = await tx.getUser(id);
     if (!target) throw notFound('User', id);
     if (target.user_type !== 'service') {
@@ -128,9 +127,8 @@ export async function rotateApiKey(ctx: ServiceContext, actor: Actor | null, id:
     await tx.deleteUserApiKeys(id);
     await tx.insertApiKey({ id: ctx.runtime.newId(), user_id: id, key_hash: hashApiKey(apiKey), created_at: now });
     await recordAudit(ctx, tx, actor, { action: 'service_account.key_rotate', target_type: 'user', target_id: id }, { occurredAt: now });
-    return target;
-  });
-  return { ...userView(user), api_key: apiKey };
+    return { ...userView(target), api_key: apiKey };
+  };
 }
 
 /** Builds a human user record; the password is hashed before any transaction starts. */
@@ -143,16 +141,16 @@ export async function newHumanUser(ctx: ServiceContext, input: CreateUserInput, 
   };
 }
 
-export async function createUser(ctx: ServiceContext, actor: Actor | null, input: CreateUserInput): Promise<UserView> {
+export async function createUser(ctx: ServiceContext, actor: Actor | null, input: CreateUserInput): Promise<Work<UserView>> {
   const permissions = input.permissions ?? (actor === null ? ADMIN_PERMISSIONS : {});
   assertPermissionKeys(permissions);
   authorizeGrant(actor, permissions);
   const user = await newHumanUser(ctx, input, permissions);
-  return ctx.store.write(answering(async (tx) => {
+  return async (tx) => {
     await tx.insertUser(user);
     await recordUserCreated(ctx, tx, actor, user);
     return userView(user);
-  }));
+  };
 }
 
 export async function recordUserCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor | null, user: User,
@@ -162,10 +160,9 @@ export async function recordUserCreated(ctx: ServiceContext, tx: LedgerTx, actor
   }, { occurredAt: user.created_at, requestId });
 }
 
-export async function updateUser(ctx: ServiceContext, actor: Actor | null, id: string, input: UpdateUserInput): Promise<UserView> {
+export function updateUser(ctx: ServiceContext, actor: Actor | null, id: string, input: UpdateUserInput): Work<UserView> {
   if (input.permissions !== undefined) assertPermissionKeys(input.permissions);
-  if (actor !== null) requirePermission(actor, 'users:manage');
-  return ctx.store.write(async (tx) => {
+  return async (tx) => {
     const target = await tx.getUser(id);
     if (!target) throw notFound('User', id);
     authorizeManaging(actor, target, 'change');
@@ -182,7 +179,7 @@ export async function updateUser(ctx: ServiceContext, actor: Actor | null, id: s
       action: 'user.update', target_type: 'user', target_id: id, changes: fieldChanges(userView(target), after, UPDATABLE_FIELDS),
     });
     return after;
-  });
+  };
 }
 
 /** The last active admin can be neither deactivated nor stripped of admin. */

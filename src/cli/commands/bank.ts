@@ -48,6 +48,7 @@ interface PostOptions {
   description?: string;
   date?: string;
   dryRun?: boolean;
+  idempotencyKey?: string;
 }
 
 function lineSummary(line: BankLineView, labels: AccountLabels): string {
@@ -150,6 +151,7 @@ Examples:
     .option('--description <text>', 'the entry\'s description; default: the suggestion\'s, else the bank line\'s')
     .option('--date <date>', 'the entry\'s date; default: the bank line\'s date')
     .option('--dry-run', 'run every rule of the post and show the entry it would post; post nothing')
+    .option('--idempotency-key <key>', 'a retry with the same key answers the first post instead of refusing the matched line (kept 24 hours)')
     .addHelpText('after', '\nExamples:\n  $ ledger bank post 0193... --dry-run --api-key tsk_...\n'
       + '  $ ledger bank post 0193... --counter 6100 --description "Account fee" --api-key tsk_...')
     .action(withService(async (service, global, options: PostOptions, id: string) => {
@@ -158,17 +160,19 @@ Examples:
         counter_account_id: options.counter === undefined ? undefined : await resolveAccount(service, options.counter, '--counter'),
         description: options.description, entry_date: options.date,
       });
-      if (options.dryRun === true) {
-        const result = await service.dryRunPostBankLine(actor, id, body);
-        if (global.json) printJson({ data: result });
-        else printPostDryRun(result.entries, await currencyCodes(service));
-        return;
-      }
-      const line = await service.postBankLine(actor, id, body);
+      const { USE_CASES } = await import('../../service/use-cases.js');
+      const outcome = await service.execute(USE_CASES.post_bank_line, {
+        actor, input: { id, ...body }, dryRun: options.dryRun, idempotencyKey: options.idempotencyKey,
+      });
       if (global.json) {
-        printJson({ data: line });
+        printJson({ data: outcome.data });
         return;
       }
+      if (outcome.kind === 'dry-run') {
+        printPostDryRun(outcome.data.entries, await currencyCodes(service));
+        return;
+      }
+      const line = outcome.data;
       const entry = await service.getJournalEntry(line.journal_entry_ids[0]!);
       process.stdout.write(`Posted bank line ${line.id} (${lineSummary(line, await accountLabels(service))}) as:\n`);
       printEntry(entry, await currencyCodes(service));
@@ -177,22 +181,24 @@ Examples:
   bank.command('accept <line-ids...>')
     .description('Post every listed line by its suggestion in one transaction, all or none (needs an API key with bank:write and journals:create)')
     .option('--dry-run', 'run every rule and show the entries they would post; post nothing')
+    .option('--idempotency-key <key>', 'a retry with the same key and lines answers the first accept instead of acting again (kept 24 hours)')
     .addHelpText('after', '\nA line without a suggestion fails the whole batch; nothing is posted then.\n'
       + '\nExamples:\n  $ ledger bank accept 0193...a 0193...b --dry-run --api-key tsk_...\n  $ ledger bank accept 0193...a 0193...b --api-key tsk_...')
-    .action(withService(async (service, global, options: { dryRun?: boolean }, lineIds: string[]) => {
+    .action(withService(async (service, global, options: { dryRun?: boolean; idempotencyKey?: string }, lineIds: string[]) => {
       const actor = await actorFromApiKey(service, global, 'bank accept');
-      const body = await checkedBody(async () => (await import('../../schemas/bank.js')).AcceptBankLinesBody, { line_ids: lineIds });
-      if (options.dryRun === true) {
-        const result = await service.dryRunAcceptBankLines(actor, body);
-        if (global.json) printJson({ data: result });
-        else printPostDryRun(result.entries, await currencyCodes(service));
-        return;
-      }
-      const lines = await service.acceptBankLines(actor, body);
+      const { USE_CASES } = await import('../../service/use-cases.js');
+      const useCase = USE_CASES.accept_bank_lines;
+      const input = await checkedBody(async () => useCase.input, { line_ids: lineIds });
+      const outcome = await service.execute(useCase, { actor, input, dryRun: options.dryRun, idempotencyKey: options.idempotencyKey });
       if (global.json) {
-        printJson({ data: lines });
+        printJson({ data: outcome.data });
         return;
       }
+      if (outcome.kind === 'dry-run') {
+        printPostDryRun(outcome.data.entries, await currencyCodes(service));
+        return;
+      }
+      const lines = outcome.data;
       const labels = await accountLabels(service);
       process.stdout.write(`Posted ${lines.length} bank ${lines.length === 1 ? 'line' : 'lines'}:\n`);
       printTable(['BANK LINE', 'DATE', 'AMOUNT', 'DESCRIPTION', 'ENTRY'], lines.map((line) => [

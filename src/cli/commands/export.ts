@@ -73,7 +73,7 @@ async function exportPrices(service: LedgerService, end: string | undefined): Pr
   const prices: ExportPrice[] = [];
   const currencyIds = new Set<string>();
   if (baseId === null) return { prices, currencyIds };
-  const baseCode = (await service.ctx.currency(baseId)).code;
+  const baseCode = (await service.currency(baseId)).code;
   let cursor: string | undefined;
   do {
     const page = await service.listExchangeRates({ end_date: end, limit: 200, cursor });
@@ -102,12 +102,11 @@ export function registerExportCommand(program: Command): void {
       if (options.end !== undefined) parseDate(options.end, '--end');
       const { EXPORT_FORMATS } = await import('../export/formats.js');
       const format = EXPORT_FORMATS[options.format];
-      const store = service.ctx.store;
-      const accounts = new Map((await store.allAccounts()).map((account) => [account.id, account]));
-      const currencies = new Map<string, Awaited<ReturnType<typeof service.ctx.currency>>>();
+      const accounts = new Map((await service.allAccounts()).map((account) => [account.id, account]));
+      const currencies = new Map<string, Awaited<ReturnType<typeof service.currency>>>();
       const { prices, currencyIds } = format.prices === undefined ? { prices: [], currencyIds: new Set<string>() } : await exportPrices(service, options.end);
       for (const currencyId of [...[...accounts.values()].map((account) => account.currency_id), ...currencyIds]) {
-        if (!currencies.has(currencyId)) currencies.set(currencyId, await service.ctx.currency(currencyId));
+        if (!currencies.has(currencyId)) currencies.set(currencyId, await service.currency(currencyId));
       }
       const context = { accounts, currencies, companyName: (await service.getSettings()).company_name };
       const out = options.out === undefined ? stdoutWriter() : fileWriter(options.out, options.force === true);

@@ -106,6 +106,7 @@ export function registerJournalEntryCommands(program: Command): void {
     .description('Post an entry from a JSON file holding the API body (needs an API key)')
     .requiredOption('--file <path>', 'JSON file: {"entry_date", "description", "reference"?, "metadata"?, "lines": [...]}; - for stdin')
     .option('--dry-run', 'run every rule and show the entry and the balances it would change; post nothing')
+    .option('--idempotency-key <key>', 'a retry with the same key and file answers the first post instead of posting again (kept 24 hours)')
     .option('--override-reason <reason>', 'why an entry dated on or before the lock date is posted anyway (needs periods:override); kept on the entry')
     .addHelpText('after', `
 Example:
@@ -114,24 +115,19 @@ Example:
    "lines": [{"account_id": "<cash-id>", "debit_amount": "25000"},
              {"account_id": "<sales-id>", "credit_amount": "25000"}]}
   $ ledger journal-entries create --file sale.json --dry-run --api-key tsk_...
-  $ ledger journal-entries create --file sale.json --api-key tsk_...`)
-    .action(withService(async (service, global, options: { file: string; dryRun?: boolean; overrideReason?: string }) => {
+  $ ledger journal-entries create --file sale.json --idempotency-key sale-1001 --api-key tsk_...`)
+    .action(withService(async (service, global, options: { file: string; dryRun?: boolean; idempotencyKey?: string; overrideReason?: string }) => {
       const actor = await actorFromApiKey(service, global, 'journal-entries create');
-      const { parseWithSchema } = await import('../../schemas/validate.js');
-      const { CreateEntryBody } = await import('../../schemas/journal-entry.js');
-      const input = parseWithSchema(CreateEntryBody, readJsonFile(options.file));
+      const [{ parseWithSchema }, { USE_CASES }] = await Promise.all([import('../../schemas/validate.js'), import('../../service/use-cases.js')]);
+      const useCase = USE_CASES.post_journal_entry;
+      const input = parseWithSchema(useCase.input, readJsonFile(options.file));
       if (options.overrideReason !== undefined) input.override_reason = options.overrideReason;
-      if (options.dryRun === true) {
-        const result = await service.dryRunJournalEntry(actor, input);
-        if (global.json) printJson({ data: result });
-        else printDryRun(result, await currencyCodes(service));
-        return;
-      }
-      const entry = await service.postJournalEntry(actor, input);
-      if (global.json) printJson({ data: entry });
+      const outcome = await service.execute(useCase, { actor, input, dryRun: options.dryRun, idempotencyKey: options.idempotencyKey });
+      if (global.json) printJson({ data: outcome.data });
+      else if (outcome.kind === 'dry-run') printDryRun(outcome.data, await currencyCodes(service));
       else {
-        process.stdout.write('Posted:\n');
-        printEntry(entry, await currencyCodes(service));
+        process.stdout.write(outcome.kind === 'replayed' ? 'Posted before (replayed for this idempotency key):\n' : 'Posted:\n');
+        printEntry(outcome.data, await currencyCodes(service));
       }
     }));
 
@@ -139,23 +135,23 @@ Example:
     .description('Reverse an entry: a new entry with debits and credits swapped (needs an API key)')
     .option('--date <date>', 'date of the reversal (default: the original entry date)')
     .option('--dry-run', 'run every rule and show the reversal and the balances it would change; post nothing')
+    .option('--idempotency-key <key>', 'a retry with the same key answers the first reversal instead of refusing a second one (kept 24 hours)')
     .option('--override-reason <reason>', 'why a reversal dated on or before the lock date is posted anyway (needs periods:override)')
     .addHelpText('after', '\nExamples:\n  $ ledger journal-entries reverse 0193... --date 2026-03-31 --dry-run --api-key tsk_...'
       + '\n  $ ledger journal-entries reverse 0193... --date 2026-03-31 --api-key tsk_...')
-    .action(withService(async (service, global, options: { date?: string; dryRun?: boolean; overrideReason?: string }, id: string) => {
+    .action(withService(async (service, global, options: { date?: string; dryRun?: boolean; idempotencyKey?: string; overrideReason?: string },
+      id: string) => {
       const actor = await actorFromApiKey(service, global, 'journal-entries reverse');
-      const input = { entry_date: options.date, override_reason: options.overrideReason };
-      if (options.dryRun === true) {
-        const result = await service.dryRunReversal(actor, id, input);
-        if (global.json) printJson({ data: result });
-        else printDryRun(result, await currencyCodes(service));
-        return;
-      }
-      const entry = await service.reverseJournalEntry(actor, id, input);
-      if (global.json) printJson({ data: entry });
+      const { USE_CASES } = await import('../../service/use-cases.js');
+      const input = { id, entry_date: options.date, override_reason: options.overrideReason };
+      const outcome = await service.execute(USE_CASES.reverse_journal_entry, {
+        actor, input, dryRun: options.dryRun, idempotencyKey: options.idempotencyKey,
+      });
+      if (global.json) printJson({ data: outcome.data });
+      else if (outcome.kind === 'dry-run') printDryRun(outcome.data, await currencyCodes(service));
       else {
-        process.stdout.write('Posted reversal:\n');
-        printEntry(entry, await currencyCodes(service));
+        process.stdout.write(outcome.kind === 'replayed' ? 'Reversed before (replayed for this idempotency key):\n' : 'Posted reversal:\n');
+        printEntry(outcome.data, await currencyCodes(service));
       }
     }));
 

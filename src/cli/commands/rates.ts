@@ -99,14 +99,18 @@ Examples:
   $ ledger rates set JPY 2026-01-15 0.0064 --api-key tsk_...`)
     .action(withService(async (service, global, _options, currency: string, date: string, rate: string) => {
       const actor = await actorFromApiKey(service, global, 'rates set');
-      const set = await service.setExchangeRate(actor, { currency_id: await resolveCurrency(service, currency, 'currency'), rate_date: date, rate });
+      const { USE_CASES } = await import('../../service/use-cases.js');
+      const set = await service.execute(USE_CASES.set_exchange_rate, {
+        actor, input: { currency_id: await resolveCurrency(service, currency, 'currency'), rate_date: date, rate },
+      });
       if (global.json) {
-        printJson({ data: set.rate });
+        printJson({ data: set.data });
         return;
       }
-      const what = set.replaced ? 'Replaced' : 'Set';
-      process.stdout.write(`${what} the rate of ${set.rate.currency_code} from ${set.rate.rate_date}: 1 ${set.rate.currency_code} = ${set.rate.rate} `
-        + `${await baseCode(service)} (${set.rate.id})\n`);
+      // A rate new for its currency and day is created; one that replaced that day's rate is not.
+      const what = set.created ? 'Set' : 'Replaced';
+      process.stdout.write(`${what} the rate of ${set.data.currency_code} from ${set.data.rate_date}: 1 ${set.data.currency_code} = ${set.data.rate} `
+        + `${await baseCode(service)} (${set.data.id})\n`);
     }));
 
   rates.command('list')

@@ -7,8 +7,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { type ErrorCode, LedgerError } from '../../domain/errors.js';
 import { type SchemaIssue, issueToError } from '../../schemas/validate.js';
 import { HTTP_STATUS } from '../error-table.js';
-import type { LedgerService } from '../../service/ledger-service.js';
-import { replayIfIdempotent } from './idempotency.js';
 
 interface ErrorBody {
   code: ErrorCode;
@@ -41,11 +39,9 @@ function keepReadingOversizedBody(request: FastifyRequest, reply: FastifyReply):
   request.raw.resume();
 }
 
-export function registerErrorHandling(app: FastifyInstance, service: LedgerService): void {
+export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(async (error: FastifyError & { validation?: SchemaIssue[]; validationContext?: string }, request: FastifyRequest,
     reply: FastifyReply) => {
-    // Another request with the same Idempotency-Key committed first: not a failure, its answer.
-    if (await replayIfIdempotent(service, error, reply)) return reply;
     if (error instanceof LedgerError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return sendError(reply, { code: error.code, message: error.message, field: error.field, suggestion: error.suggestion });

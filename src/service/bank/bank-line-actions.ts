@@ -19,11 +19,10 @@ import type { EntryView } from '../../schemas/journal-entry.js';
 import { type Actor, requirePermission } from '../actor.js';
 import { recordAudit } from '../audit-log.js';
 import { confirmCredential } from '../auth/authenticate.js';
-import { answering } from '../idempotency.js';
 import type { ServiceContext } from '../context.js';
 import type { LedgerTx } from '../ports/ledger-store.js';
+import type { Work } from '../use-case.js';
 import { entryViews, postStandard } from '../post-journal-entry.js';
-import { writeRolledBack } from '../rolled-back-write.js';
 import { bankLineViewOf } from './bank-lines.js';
 import { type Suggester, suggestionsFor } from './suggestions.js';
 
@@ -32,6 +31,7 @@ export interface BankPostResult {
   entries: EntryView[];
 }
 
+/** What a dry run of a bank post answers: the lines as they would be, and the entries that would be posted. */
 export interface BankDryRun extends BankPostResult {
   dry_run: true;
 }
@@ -97,10 +97,13 @@ async function poster(ctx: ServiceContext, tx: LedgerTx, actor: Actor): Promise<
   return confirmed;
 }
 
-function postWork(ctx: ServiceContext, actor: Actor, id: string, input: PostBankLineInput) {
-  requirePermission(actor, 'bank:write');
+/**
+ * Posts one unmatched line as an entry and matches it; answers the line and the entry. Declared
+ * with bank:write (use-cases.ts); a post needs journals:create as well.
+ */
+export function postBankLine(ctx: ServiceContext, actor: Actor, id: string, input: PostBankLineInput): Work<BankPostResult> {
   requirePermission(actor, 'journals:create');
-  return async (tx: LedgerTx): Promise<BankPostResult> => {
+  return async (tx) => {
     const confirmed = await poster(ctx, tx, actor);
     const line = await lineToActOn(tx, id);
     const entry = await postLine(ctx, tx, confirmed, await suggestionsFor(ctx, tx), line, input, '');
@@ -108,10 +111,10 @@ function postWork(ctx: ServiceContext, actor: Actor, id: string, input: PostBank
   };
 }
 
-function acceptWork(ctx: ServiceContext, actor: Actor, input: AcceptBankLinesInput) {
-  requirePermission(actor, 'bank:write');
+/** Posts every listed line by its suggestion, all or none; answers the lines and the entries. Needs journals:create too. */
+export function acceptBankLines(ctx: ServiceContext, actor: Actor, input: AcceptBankLinesInput): Work<BankPostResult> {
   requirePermission(actor, 'journals:create');
-  return async (tx: LedgerTx): Promise<BankPostResult> => {
+  return async (tx) => {
     const confirmed = await poster(ctx, tx, actor);
     const suggest = await suggestionsFor(ctx, tx);
     const entries: JournalEntryView[] = [];
@@ -140,27 +143,8 @@ function atLine(error: unknown, index: number): unknown {
   });
 }
 
-export async function postBankLine(ctx: ServiceContext, actor: Actor, id: string, input: PostBankLineInput): Promise<BankLineView> {
-  const work = postWork(ctx, actor, id, input);
-  return ctx.store.write(answering(async (tx) => (await work(tx)).lines[0]!));
-}
-
-export async function dryRunPostBankLine(ctx: ServiceContext, actor: Actor, id: string, input: PostBankLineInput): Promise<BankDryRun> {
-  return { dry_run: true, ...await writeRolledBack(ctx.store, postWork(ctx, actor, id, input)) };
-}
-
-export async function acceptBankLines(ctx: ServiceContext, actor: Actor, input: AcceptBankLinesInput): Promise<BankLineView[]> {
-  const work = acceptWork(ctx, actor, input);
-  return ctx.store.write(answering(async (tx) => (await work(tx)).lines));
-}
-
-export async function dryRunAcceptBankLines(ctx: ServiceContext, actor: Actor, input: AcceptBankLinesInput): Promise<BankDryRun> {
-  return { dry_run: true, ...await writeRolledBack(ctx.store, acceptWork(ctx, actor, input)) };
-}
-
-export async function matchBankLine(ctx: ServiceContext, actor: Actor, id: string, input: MatchBankLineInput): Promise<BankLineView> {
-  requirePermission(actor, 'bank:write');
-  return ctx.store.write(answering(async (tx) => {
+export function matchBankLine(ctx: ServiceContext, actor: Actor, id: string, input: MatchBankLineInput): Work<BankLineView> {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     const line = await lineToActOn(tx, id);
     assertUnresolved(line);
@@ -195,12 +179,11 @@ export async function matchBankLine(ctx: ServiceContext, actor: Actor, id: strin
       status: { old: 'unmatched', new: 'matched' }, journal_entry_ids: { old: [], new: [...input.journal_entry_ids] },
     } });
     return bankLineViewOf(ctx, tx, id);
-  }));
+  };
 }
 
-export async function excludeBankLine(ctx: ServiceContext, actor: Actor, id: string, input: ExcludeBankLineInput): Promise<BankLineView> {
-  requirePermission(actor, 'bank:write');
-  return ctx.store.write(answering(async (tx) => {
+export function excludeBankLine(ctx: ServiceContext, actor: Actor, id: string, input: ExcludeBankLineInput): Work<BankLineView> {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     const line = await lineToActOn(tx, id);
     assertNotReconciled(line);
@@ -210,13 +193,12 @@ export async function excludeBankLine(ctx: ServiceContext, actor: Actor, id: str
       status: { old: 'unmatched', new: 'excluded' }, excluded_reason: { old: null, new: input.reason },
     } });
     return bankLineViewOf(ctx, tx, id);
-  }));
+  };
 }
 
 /** Back to unmatched: the entries stay posted; an excluded line loses its exclusion. An unmatched line stays as it is. */
-export async function unmatchBankLine(ctx: ServiceContext, actor: Actor, id: string): Promise<BankLineView> {
-  requirePermission(actor, 'bank:write');
-  return ctx.store.write(answering(async (tx) => {
+export function unmatchBankLine(ctx: ServiceContext, actor: Actor, id: string): Work<BankLineView> {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     const line = await lineToActOn(tx, id);
     assertNotReconciled(line);
@@ -227,5 +209,5 @@ export async function unmatchBankLine(ctx: ServiceContext, actor: Actor, id: str
       excluded_reason: { old: line.excluded_reason, new: null },
     } });
     return bankLineViewOf(ctx, tx, id);
-  }));
+  };
 }

@@ -17,7 +17,7 @@ import { type Actor, requirePermission } from '../actor.js';
 import { recordAudit } from '../audit-log.js';
 import { confirmCredential } from '../auth/authenticate.js';
 import type { Page, PageInput, ServiceContext } from '../context.js';
-import { answering } from '../idempotency.js';
+import type { Work } from '../use-case.js';
 import type { LedgerReads } from '../ports/ledger-store.js';
 import { bankAccount } from './bank-accounts.js';
 import { bankLineView, bankRuleView } from './bank-views.js';
@@ -99,10 +99,9 @@ async function newRule(ctx: ServiceContext, input: CreateBankRuleInput): Promise
   };
 }
 
-export async function createBankRule(ctx: ServiceContext, actor: Actor, input: CreateBankRuleInput): Promise<BankRuleView> {
-  requirePermission(actor, 'bank:write');
+export async function createBankRule(ctx: ServiceContext, actor: Actor, input: CreateBankRuleInput): Promise<Work<BankRuleView>> {
   const rule = await newRule(ctx, input);
-  return ctx.store.write(answering(async (tx) => {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     await checkAccounts(tx, rule.account_id, rule.counter_account_id);
     await tx.insertBankRule(rule);
@@ -110,13 +109,12 @@ export async function createBankRule(ctx: ServiceContext, actor: Actor, input: C
     await recordAudit(ctx, tx, confirmed, { action: 'bank_rule.create', target_type: 'bank_rule', target_id: rule.id,
       changes: initialValues(view, RULE_FIELDS) }, { occurredAt: rule.created_at });
     return view;
-  }));
+  };
 }
 
-export async function updateBankRule(ctx: ServiceContext, actor: Actor, id: string, input: UpdateBankRuleInput): Promise<BankRuleView> {
-  requirePermission(actor, 'bank:write');
+export async function updateBankRule(ctx: ServiceContext, actor: Actor, id: string, input: UpdateBankRuleInput): Promise<Work<BankRuleView>> {
   const match = input.match === undefined ? undefined : await ruleMatchOf(input.match);
-  return ctx.store.write(async (tx) => {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     const before = await tx.getBankRule(id);
     if (!before) throw notFound('Bank rule', id);
@@ -129,12 +127,11 @@ export async function updateBankRule(ctx: ServiceContext, actor: Actor, id: stri
     await recordAudit(ctx, tx, confirmed, { action: 'bank_rule.update', target_type: 'bank_rule', target_id: id,
       changes: fieldChanges(bankRuleView(before), bankRuleView(after), RULE_FIELDS) });
     return bankRuleView(after);
-  });
+  };
 }
 
-export async function deleteBankRule(ctx: ServiceContext, actor: Actor, id: string): Promise<BankRuleView> {
-  requirePermission(actor, 'bank:write');
-  return ctx.store.write(async (tx) => {
+export function deleteBankRule(ctx: ServiceContext, actor: Actor, id: string): Work<BankRuleView> {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     const rule = await tx.getBankRule(id);
     if (!rule) throw notFound('Bank rule', id);
@@ -143,7 +140,7 @@ export async function deleteBankRule(ctx: ServiceContext, actor: Actor, id: stri
     await recordAudit(ctx, tx, confirmed, { action: 'bank_rule.delete', target_type: 'bank_rule', target_id: id,
       changes: Object.fromEntries(RULE_FIELDS.map((field) => [field, { old: view[field], new: null }])) });
     return view;
-  });
+  };
 }
 
 export async function getBankRule(ctx: ServiceContext, id: string): Promise<BankRuleView> {

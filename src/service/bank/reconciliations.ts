@@ -22,11 +22,11 @@ import type { Account } from '../../domain/types.js';
 import type {
   BankLineView, ClearLinesInput, ReconciliationDetailView, ReconciliationView, StartReconciliationInput,
 } from '../../schemas/bank.js';
-import { type Actor, requirePermission } from '../actor.js';
+import type { Actor } from '../actor.js';
 import { recordAudit } from '../audit-log.js';
 import { confirmCredential } from '../auth/authenticate.js';
 import type { Page, PageInput, ServiceContext } from '../context.js';
-import { answering } from '../idempotency.js';
+import type { Work } from '../use-case.js';
 import type { LedgerReads, LedgerTx } from '../ports/ledger-store.js';
 import { actingUserId, bankAccount } from './bank-accounts.js';
 import { bankLineView, normalSigned, reconciliationLineView, reconciliationView } from './bank-views.js';
@@ -110,12 +110,11 @@ async function openReconciliation(tx: LedgerTx, id: string): Promise<Reconciliat
   return reconciliation;
 }
 
-export async function startReconciliation(ctx: ServiceContext, actor: Actor, input: StartReconciliationInput): Promise<ReconciliationDetailView> {
-  requirePermission(actor, 'bank:write');
+export function startReconciliation(ctx: ServiceContext, actor: Actor, input: StartReconciliationInput): Work<ReconciliationDetailView> {
   const statementDate = parseDate(input.statement_date, 'statement_date');
   const statementBalance = BigInt(input.statement_balance);
   if (!isWithinRange(statementBalance)) throw validationError('statement_balance is outside the signed 128-bit range', 'statement_balance');
-  return ctx.store.write(answering(async (tx) => {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     const account = await bankAccount(tx, input.account_id);
     await tx.lockBankAccount(account.id);
@@ -139,7 +138,7 @@ export async function startReconciliation(ctx: ServiceContext, actor: Actor, inp
       changes: initialValues({ account_id: account.id, statement_date: statementDate, statement_balance: input.statement_balance },
         ['account_id', 'statement_date', 'statement_balance']) }, { occurredAt: reconciliation.created_at });
     return (await work(ctx, tx, reconciliation)).detail;
-  }));
+  };
 }
 
 export async function getReconciliation(ctx: ServiceContext, id: string): Promise<ReconciliationDetailView> {
@@ -168,9 +167,8 @@ export async function listReconciliations(ctx: ServiceContext, input: PageInput 
 }
 
 /** Marks lines cleared (or takes the marks back) in an open reconciliation. */
-async function setCleared(ctx: ServiceContext, actor: Actor, id: string, input: ClearLinesInput, clear: boolean): Promise<ReconciliationDetailView> {
-  requirePermission(actor, 'bank:write');
-  return ctx.store.write(answering(async (tx) => {
+function setCleared(ctx: ServiceContext, actor: Actor, id: string, input: ClearLinesInput, clear: boolean): Work<ReconciliationDetailView> {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     const reconciliation = await openReconciliation(tx, id);
     const candidates = new Set((await tx.unreconciledLines(reconciliation.account_id, reconciliation.statement_date, reconciliation.id))
@@ -191,20 +189,19 @@ async function setCleared(ctx: ServiceContext, actor: Actor, id: string, input: 
     await recordAudit(ctx, tx, confirmed, { action: clear ? 'reconciliation.clear' : 'reconciliation.unclear', target_type: 'reconciliation',
       target_id: id, changes: { journal_line_ids: { old: null, new: [...input.journal_line_ids] } } });
     return (await work(ctx, tx, reconciliation)).detail;
-  }));
+  };
 }
 
-export function clearReconciliationLines(ctx: ServiceContext, actor: Actor, id: string, input: ClearLinesInput): Promise<ReconciliationDetailView> {
+export function clearReconciliationLines(ctx: ServiceContext, actor: Actor, id: string, input: ClearLinesInput): Work<ReconciliationDetailView> {
   return setCleared(ctx, actor, id, input, true);
 }
 
-export function unclearReconciliationLines(ctx: ServiceContext, actor: Actor, id: string, input: ClearLinesInput): Promise<ReconciliationDetailView> {
+export function unclearReconciliationLines(ctx: ServiceContext, actor: Actor, id: string, input: ClearLinesInput): Work<ReconciliationDetailView> {
   return setCleared(ctx, actor, id, input, false);
 }
 
-export async function finishReconciliation(ctx: ServiceContext, actor: Actor, id: string): Promise<ReconciliationDetailView> {
-  requirePermission(actor, 'bank:write');
-  return ctx.store.write(answering(async (tx) => {
+export function finishReconciliation(ctx: ServiceContext, actor: Actor, id: string): Work<ReconciliationDetailView> {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     const reconciliation = await openReconciliation(tx, id);
     const worked = await work(ctx, tx, reconciliation);
@@ -224,5 +221,5 @@ export async function finishReconciliation(ctx: ServiceContext, actor: Actor, id
       reconciled_lines: { old: null, new: worked.clearedLineIds.length },
     } }, { occurredAt: finishedAt });
     return (await work(ctx, tx, (await tx.getReconciliation(id))!)).detail;
-  }));
+  };
 }

@@ -12,11 +12,11 @@ import type { CsvMapping, ParsedStatement } from '../../domain/bank/statement.js
 import { LedgerError, notFound, validationError } from '../../domain/errors.js';
 import type { Account } from '../../domain/types.js';
 import type { BankStatementListInput, BankStatementView, ImportStatementInput } from '../../schemas/bank.js';
-import { type Actor, requirePermission } from '../actor.js';
+import type { Actor } from '../actor.js';
 import { recordAudit } from '../audit-log.js';
 import { confirmCredential } from '../auth/authenticate.js';
 import type { Page, ServiceContext } from '../context.js';
-import { answering } from '../idempotency.js';
+import type { Work } from '../use-case.js';
 import type { LedgerTx } from '../ports/ledger-store.js';
 import { actingUserId, bankAccount } from './bank-accounts.js';
 import { bankStatementView } from './bank-views.js';
@@ -49,8 +49,7 @@ function normalSide(account: Account, balance: bigint | null): bigint | null {
   return account.normal_balance === 'debit' ? balance : -balance;
 }
 
-export async function importBankStatement(ctx: ServiceContext, actor: Actor, input: ImportStatementInput): Promise<BankStatementView> {
-  requirePermission(actor, 'bank:write');
+export async function importBankStatement(ctx: ServiceContext, actor: Actor, input: ImportStatementInput): Promise<Work<BankStatementView>> {
   if (input.format === 'csv' && input.csv === undefined) {
     throw validationError('A CSV statement needs its column mapping', 'csv', 'Pass csv: {date_column, date_format, description_column, amount_column, ...}');
   }
@@ -61,7 +60,7 @@ export async function importBankStatement(ctx: ServiceContext, actor: Actor, inp
   const parsed = readStatement({ format: input.format, text, csv: input.csv as CsvMapping | undefined, scale: currency.asset_scale,
     currencyCode: currency.code });
   const fileSha256 = createHash('sha256').update(bytes).digest('hex');
-  return ctx.store.write(answering(async (tx) => {
+  return async (tx) => {
     const confirmed = await confirmCredential(ctx, tx, actor, 'bank:write');
     await tx.lockBankAccount(account.id);
     const current = await bankAccount(tx, account.id);
@@ -77,7 +76,7 @@ export async function importBankStatement(ctx: ServiceContext, actor: Actor, inp
       action: 'bank_statement.import', target_type: 'bank_statement', target_id: statement.id, changes: initialValues(view, AUDITED_FIELDS),
     }, { occurredAt: statement.imported_at });
     return view;
-  }));
+  };
 }
 
 async function storeStatement(ctx: ServiceContext, tx: LedgerTx, account: Account,
