@@ -139,7 +139,7 @@ const LEDGER_CASES = (store: 'sqlite' | 'postgres'): IndexCase[] => {
     },
     store === 'sqlite' ? {
       index: 'journal_lines primary key', uses: /SEARCH l USING PRIMARY KEY \(entry_seq=\?\)/,
-      query: "the lines of a page of entries, one range of the table's key each",
+      query: "the lines of a page of entries, one range of the key each",
       sql: 'SELECT l.id FROM journal_lines l WHERE l.entry_seq IN ($1, $2) ORDER BY l.entry_seq, l.seq', params: [17, 18],
     } : {
       ...byName('journal_lines_pkey'), query: "the lines of a page of entries, one range of the key each",
@@ -163,20 +163,20 @@ const LEDGER_CASES = (store: 'sqlite' | 'postgres'): IndexCase[] => {
     },
     store === 'sqlite' ? {
       index: 'account_balances primary key', uses: /SEARCH account_balances USING PRIMARY KEY \(account_id=\?\)/,
-      query: "an account's balance (GET /accounts/{id}/balance; posting's read-modify-write)",
+      query: "an account's balance (GET /accounts/{id}/balance; posting's writes)",
       sql: 'SELECT debit_total, credit_total FROM account_balances WHERE account_id IN ($1)', params: [books.cash.id],
     } : {
-      ...byName('account_balances_pkey'), query: "an account's balance (GET /accounts/{id}/balance)",
+      ...byName('account_balances_pkey'), query: "an account's balance (GET /accounts/{id}/balance; posting's writes)",
       sql: 'SELECT debit_total, credit_total FROM account_balances WHERE true AND account_id = ANY($1::text[])', params: [[books.cash.id]],
     },
     store === 'sqlite' ? {
       index: 'account_period_totals primary key', uses: /SEARCH account_period_totals USING PRIMARY KEY \(account_id=\? AND period_id=\?\)/,
-      query: "posting's read-modify-write of an account's period total (and reports' totals of given accounts)",
+      query: "posting's writes of an account's period total (and reports' totals of given accounts)",
       sql: 'SELECT debit_total, credit_total FROM account_period_totals WHERE account_id = $1 AND period_id = $2',
       params: [books.cash.id, books.january.id],
     } : {
       index: 'account_period_totals_pkey', uses: /Conflict Arbiter Indexes: account_period_totals_pkey/,
-      query: "posting's upsert of an account's period total (and reports' totals of given accounts)",
+      query: "posting's writes of an account's period total (and reports' totals of given accounts)",
       sql: `INSERT INTO account_period_totals (account_id, period_id, debit_total, credit_total)
         SELECT * FROM unnest($1::text[], $2::text[], $3::numeric[], $4::numeric[])
         ON CONFLICT (account_id, period_id) DO UPDATE SET debit_total = account_period_totals.debit_total + excluded.debit_total`,
@@ -184,11 +184,11 @@ const LEDGER_CASES = (store: 'sqlite' | 'postgres'): IndexCase[] => {
     },
     store === 'sqlite' ? {
       index: 'account_daily_totals primary key', uses: /SEARCH account_daily_totals USING PRIMARY KEY \(account_id=\? AND entry_date>\? AND entry_date<\?\)/,
-      query: "an account's daily totals over a range (income statement by month, and posting's read-modify-write)",
+      query: "an account's daily totals over a range (income statement by month; posting's writes)",
       sql: 'SELECT entry_date, debit_total FROM account_daily_totals WHERE account_id IN ($1) AND entry_date > $2 AND entry_date < $3',
       params: [books.cash.id, '2026-01-01', '2026-02-01'],
     } : {
-      ...byName('account_daily_totals_pkey'), query: "an account's daily totals over a range (income statement by month; posting's upsert)",
+      ...byName('account_daily_totals_pkey'), query: "an account's daily totals over a range (income statement by month; posting's writes)",
       sql: 'SELECT entry_date, debit_total FROM account_daily_totals WHERE account_id = ANY($1::text[]) AND entry_date > $2 AND entry_date < $3',
       params: [[books.cash.id], '2026-01-01', '2026-02-01'],
     },
@@ -199,10 +199,10 @@ const LEDGER_CASES = (store: 'sqlite' | 'postgres'): IndexCase[] => {
     },
     store === 'sqlite' ? {
       index: 'currency_totals primary key', uses: /SEARCH currency_totals USING PRIMARY KEY \(currency_id=\?\)/,
-      query: "a currency's debit total and chain head, read by every post",
+      query: "a currency's debit total and chain head, read by every post (locked, on PostgreSQL)",
       sql: 'SELECT debit_total, chain_hash FROM currency_totals WHERE currency_id = $1', params: [books.usd.id],
     } : {
-      ...byName('currency_totals_pkey'), query: "a currency's debit total and chain head, locked by every post",
+      ...byName('currency_totals_pkey'), query: "a currency's debit total and chain head, read by every post (locked, on PostgreSQL)",
       sql: 'SELECT debit_total, chain_hash FROM currency_totals WHERE currency_id = $1 FOR UPDATE', params: [books.usd.id],
     },
     store === 'sqlite' ? {
