@@ -28,7 +28,7 @@ const TABLES: { name: string; order: string }[] = [
   { name: 'periods', order: 'start_date' },
   { name: 'account_period_totals', order: 'account_id, period_id' },
   { name: 'journal_entries', order: 'seq' },
-  { name: 'journal_lines', order: 'seq' },
+  { name: 'journal_lines', order: 'entry_seq, seq' },
   { name: 'account_daily_totals', order: 'account_id, entry_date' },
   { name: 'users', order: 'created_at, id' },
   { name: 'api_keys', order: 'created_at, id' },

@@ -107,8 +107,9 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
     const insertEntry = db.prepare(`INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
       entry_type, reverses_id, created_by, posted_at, currency_id, previous_hash, hash, debit_key, entry_number)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))`);
-    const insertLine = db.prepare(`INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount,
-      credit_amount, description) VALUES (?, ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`);
+    const insertLine = db.prepare(`INSERT INTO journal_lines (entry_seq, seq, id, account_id, parent_account_id, entry_date, debit_amount,
+      credit_amount, description) VALUES (?, coalesce((SELECT seq FROM journal_lines ORDER BY entry_seq DESC, seq DESC LIMIT 1), 0) + 1,
+      ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`);
     const insertWords = db.prepare('INSERT INTO entry_words (rowid, words) VALUES (?, ?)');
     const insertAudit = db.prepare(`INSERT INTO audit_log (occurred_at, id, actor_id, credential_type, credential_id, request_id,
       action, target_type, target_id, changes) VALUES (?, ?, ?, 'api_key', ?, NULL, 'journal_entry.create', 'journal_entry', ?, NULL)`);
@@ -177,8 +178,8 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
       const entryId = uuidv7();
       const seq = insertEntry.run(entryId, entryDate, `bench sale ${index}`, null, null, periodId, 'standard', null, actorId,
         postedAt, currencyId, HASH, HASH, AMOUNT_KEY).lastInsertRowid;
-      insertLine.run(uuidv7(), seq, debitAccount, debitAccount, entryDate, AMOUNT.toString(), '0', null);
-      insertLine.run(uuidv7(), seq, creditAccount, creditAccount, entryDate, '0', AMOUNT.toString(), null);
+      insertLine.run(seq, uuidv7(), debitAccount, debitAccount, entryDate, AMOUNT.toString(), '0', null);
+      insertLine.run(seq, uuidv7(), creditAccount, creditAccount, entryDate, '0', AMOUNT.toString(), null);
       const auditId = uuidv7();
       insertAudit.run(postedAt, auditId, actorId, credentialId, entryId);
       insertUnsealed.run(postedAt, auditId);

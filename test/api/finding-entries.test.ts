@@ -59,6 +59,29 @@ describe('finding journal entries', () => {
     expect(await list('q=widgets%20gadgets')).toEqual([]);
   });
 
+  it('finds an entry by its words as soon as its post has answered, one post at a time or many at once', async () => {
+    // The words are written with the group's other rows, before its commit (SQLite: at the
+    // group's flush in its one transaction; PostgreSQL: in the group's one multi-row statement),
+    // so nothing lags behind the answer: posts sent together, committed as one group, are each
+    // searched for the moment their own answer arrives (eight: a user's searches may run two at
+    // once with eight more waiting, EXPENSIVE_READS_PER_USER).
+    const word = (index: number) => `quokka${String.fromCharCode(97 + index)}${String.fromCharCode(97 + ((index * 7) % 26))}`;
+    const posted = await Promise.all(Array.from({ length: 8 }, async (_, index) => {
+      const created = dataOf(await api.request('POST', `${API}/journal-entries`, {
+        entry_date: '2026-06-15', description: `Sighting ${word(index)}`,
+        lines: [{ account_id: books.cash.id, debit_amount: '77777' }, { account_id: books.sales.id, credit_amount: '77777' }],
+      }), 201);
+      const found = await list(`q=${word(index)}`);
+      return [found.map((entry: { id: string }) => entry.id), created.id];
+    }));
+    for (const [found, id] of posted) expect(found).toEqual([id]);
+    const batch = dataOf(await api.request('POST', `${API}/journal-entries/batch`, { entries: [0, 1].map((index) => ({
+      entry_date: '2026-06-16', description: `Batch sighting ${word(index)}z`,
+      lines: [{ account_id: books.cash.id, debit_amount: '77777' }, { account_id: books.sales.id, credit_amount: '77777' }],
+    })) }), 201);
+    expect((await list(`q=${word(1)}z`)).map((entry: { id: string }) => entry.id)).toEqual([batch[1].id]);
+  });
+
   it('finds entries whose amount, the sum of their debits, lies within bounds', async () => {
     const between = await list('min_amount=100&max_amount=102&sort=asc');
     expect(descriptions(between).sort()).toEqual(['Invoice 100 for customer 0', 'Invoice 101 for customer 1', 'Invoice 99 for customer 49']);

@@ -21,7 +21,7 @@ const SEAL_LOCK = "hashtext('ledger.audit-seal')";
  * the oldest transaction still running at its snapshot. The candidates are found by `tx` (planned
  * for the horizon each time) and each looks up its own seal, so neither table is walked whole.
  */
-const UNSEALED_SINCE = `WITH candidates AS MATERIALIZED (
+export const UNSEALED_SINCE = `WITH candidates AS MATERIALIZED (
   SELECT ${AUDIT_SELECT}, pg_snapshot_xmin(pg_current_snapshot())::text AS horizon FROM audit_log WHERE tx >= $1::xid8
 ) SELECT * FROM candidates WHERE hash IS NULL ORDER BY occurred_at, id LIMIT $2`;
 

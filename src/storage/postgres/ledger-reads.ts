@@ -16,7 +16,7 @@ async function withLines(q: PgQueries, rows: EntryRow[]): Promise<JournalEntryVi
   if (rows.length === 0) return [];
   const lines = await q.all<LineRow>(
     `SELECT ${LINE_COLUMNS} FROM journal_lines l JOIN accounts a ON a.id = l.account_id
-     WHERE l.entry_seq = ANY($1::bigint[]) ORDER BY l.seq`, rows.map((row) => String(row.seq)));
+     WHERE l.entry_seq = ANY($1::bigint[]) ORDER BY l.entry_seq, l.seq`, rows.map((row) => String(row.seq)));
   return entriesWithLines(rows, lines);
 }
 

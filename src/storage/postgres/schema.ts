@@ -564,4 +564,16 @@ ALTER TABLE entry_search DROP COLUMN debit_total;
 CREATE INDEX journal_entries_debit ON journal_entries (debit_total);
 `,
   },
+  {
+    version: 17,
+    name: 'lines keyed by their entry',
+    sql: `
+-- An entry's lines are one range of the lines' primary key, (entry_seq, seq): reading an entry's
+-- lines (a page of entries, a backfill batch) walks it, and the index of the lines by entry alone
+-- goes. No query looks a line up by seq alone. PostgreSQL keeps no table in key order; a group's
+-- lines are inserted together in entry order, so an entry's lines already share a page.
+ALTER TABLE journal_lines DROP CONSTRAINT journal_lines_pkey, ADD CONSTRAINT journal_lines_pkey PRIMARY KEY (entry_seq, seq);
+DROP INDEX journal_lines_entry;
+`,
+  },
 ];

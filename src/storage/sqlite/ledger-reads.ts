@@ -16,7 +16,7 @@ function withLines(q: SqliteQueries, rows: EntryRow[]): JournalEntryView[] {
   if (rows.length === 0) return [];
   const lines = q.all<LineRow>(
     `SELECT ${LINE_COLUMNS} FROM journal_lines l JOIN accounts a ON a.id = l.account_id
-     WHERE l.entry_seq IN (${placeholders(rows.length)}) ORDER BY l.seq`, ...rows.map((row) => row.seq));
+     WHERE l.entry_seq IN (${placeholders(rows.length)}) ORDER BY l.entry_seq, l.seq`, ...rows.map((row) => row.seq));
   return entriesWithLines(rows, lines);
 }
 

@@ -19,6 +19,15 @@ const INSERT_ENTRY = `INSERT INTO journal_entries (id, entry_date, description, 
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))
   RETURNING seq, entry_number`;
 
+/**
+ * A line goes after its entry's earlier lines, keyed (entry_seq, seq) (migration 16). Its seq, its
+ * place in posting order, is one more than the table's last row's: the entry was numbered after
+ * every other, so that row holds the highest seq, and finding it is one step down the key.
+ */
+const INSERT_LINE = `INSERT INTO journal_lines (entry_seq, seq, id, account_id, parent_account_id, entry_date, debit_amount,
+  credit_amount, description) VALUES (?, coalesce((SELECT seq FROM journal_lines ORDER BY entry_seq DESC, seq DESC LIMIT 1), 0) + 1,
+  ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`;
+
 export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
   return {
     async insertCurrency(currency) {
@@ -77,10 +86,8 @@ export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
         entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type,
         entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id, entry.override_reason, previousHash, hash, amountKey(debits))!;
       for (const line of entry.lines) {
-        q.run(`INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount,
-          credit_amount, description) VALUES (?, ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`,
-        line.id, entrySeq, line.account_id, line.account_id, entry.entry_date,
-        toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
+        q.run(INSERT_LINE, entrySeq, line.id, line.account_id, line.account_id, entry.entry_date,
+          toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
       }
       pending.addWords(entrySeq, wordsText(entrySearchWords(entry)));
       pending.addEntry(entry.currency_id, { total: currencyTotal, head: hash }, entry.period_id, entry.entry_date,

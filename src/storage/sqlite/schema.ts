@@ -13,6 +13,13 @@ export interface SqliteMigration {
   sql: string;
   /** Data the new schema needs, computed in JavaScript, in the migration's transaction. */
   backfill?: (db: Database.Database) => void;
+  /**
+   * The migration rebuilds a table that other tables' foreign keys refer to (create the new
+   * shape, copy, drop the old, rename: SQLite's way of changing a table's key). Dropping the old
+   * table would fail the references, so it runs with foreign keys off (a pragma that cannot change
+   * inside a transaction) and checks every reference with `foreign_key_check` before committing.
+   */
+  rebuildsReferencedTable?: true;
 }
 
 export const MIGRATIONS: readonly SqliteMigration[] = [
@@ -555,6 +562,43 @@ BEGIN SELECT RAISE(ABORT, 'journal entries are immutable'); END;
 DROP TABLE entry_hashes;
 DROP TABLE entry_amounts;
 CREATE INDEX journal_entries_debit ON journal_entries(debit_key);
+`,
+  },
+  {
+    version: 16,
+    name: 'lines stored with their entry',
+    rebuildsReferencedTable: true,
+    sql: `
+-- An entry's lines are one range of the table, keyed by (entry_seq, seq) without a row id: reading
+-- an entry's lines is one seek, and the lines need no index of their entry. seq stays each line's
+-- place in posting order (the general ledger's cursor), one more than the last line's: every entry
+-- is numbered after all others, so the table's last row holds the highest seq. Lines already posted
+-- keep that order (renumbered 1, 2, ... in it, which on a ledger made by the adapter changes nothing).
+-- The line id keeps its unique index: bank matches and reconciliations refer to lines by id.
+CREATE TABLE journal_lines_by_entry (
+  entry_seq         INTEGER NOT NULL REFERENCES journal_entries(seq),
+  seq               INTEGER NOT NULL,
+  id                TEXT NOT NULL UNIQUE,
+  account_id        TEXT NOT NULL REFERENCES accounts(id),
+  parent_account_id TEXT REFERENCES accounts(id),
+  entry_date        TEXT NOT NULL,
+  debit_amount      TEXT NOT NULL,
+  credit_amount     TEXT NOT NULL,
+  description       TEXT,
+  PRIMARY KEY (entry_seq, seq)
+) STRICT, WITHOUT ROWID;
+INSERT INTO journal_lines_by_entry (entry_seq, seq, id, account_id, parent_account_id, entry_date, debit_amount, credit_amount, description)
+  SELECT entry_seq, row_number() OVER (ORDER BY entry_seq, seq), id, account_id, parent_account_id, entry_date, debit_amount,
+    credit_amount, description
+  FROM journal_lines ORDER BY entry_seq, seq;
+DROP TABLE journal_lines;
+ALTER TABLE journal_lines_by_entry RENAME TO journal_lines;
+CREATE INDEX journal_lines_account ON journal_lines(account_id, entry_date, seq);
+CREATE INDEX journal_lines_parent ON journal_lines(parent_account_id, entry_date, seq) WHERE parent_account_id IS NOT NULL;
+CREATE TRIGGER journal_lines_no_update BEFORE UPDATE ON journal_lines
+BEGIN SELECT RAISE(ABORT, 'journal lines are immutable'); END;
+CREATE TRIGGER journal_lines_no_delete BEFORE DELETE ON journal_lines
+BEGIN SELECT RAISE(ABORT, 'journal lines are immutable'); END;
 `,
   },
 ];

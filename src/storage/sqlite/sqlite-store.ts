@@ -101,11 +101,20 @@ function migrate(db: Sqlite): void {
   const apply = db.transaction((migration: (typeof MIGRATIONS)[number]) => {
     db.exec(migration.sql);
     migration.backfill?.(db);
+    if (migration.rebuildsReferencedTable && (db.pragma('foreign_key_check') as unknown[]).length > 0) {
+      throw new Error(`migration ${migration.version} (${migration.name}) would leave references to rows that no longer exist`);
+    }
     db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
       .run(migration.version, migration.name, new Date().toISOString());
   });
   for (const migration of MIGRATIONS) {
-    if (!applied.has(migration.version)) apply.immediate(migration);
+    if (applied.has(migration.version)) continue;
+    if (migration.rebuildsReferencedTable) db.pragma('foreign_keys = OFF');
+    try {
+      apply.immediate(migration);
+    } finally {
+      if (migration.rebuildsReferencedTable) db.pragma('foreign_keys = ON');
+    }
   }
 }
 
