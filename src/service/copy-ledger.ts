@@ -221,10 +221,10 @@ async function copyExchangeRates(reads: LedgerReads, tx: LedgerTx): Promise<numb
   return count;
 }
 
-/** Oldest first, as the records were written. */
+/** Oldest first, as the records were written. Posts are records on their entries, which are copied with them. */
 async function copyAuditLog(reads: LedgerReads, tx: LedgerTx): Promise<number> {
   let count = 0;
-  for await (const records of pages((page) => reads.listAuditLog({ order: 'asc' }, page))) {
+  for await (const records of pages((page) => reads.listAuditLog({ order: 'asc', recorded_only: true }, page))) {
     for (const record of records) await tx.insertAuditRecord(record);
     count += records.length;
   }
