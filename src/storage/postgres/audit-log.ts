@@ -28,7 +28,8 @@ const UNSEALED_SINCE = `WITH candidates AS MATERIALIZED (
 export function auditReads(q: PgQueries) {
   return {
     async listAuditLog(filter, request) {
-      const { sql, params } = auditLogQuery(filter, request, (position) => `$${position}`, { recordedOnly: filter.recorded_only });
+      const { sql, params } = auditLogQuery(filter, request, (position) => `$${position}`,
+        { recordedOnly: filter.recorded_only, limitEachSource: true });
       const rows = await q.all<ListedAuditRow & Record<string, unknown>>(sql, ...params);
       return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toListedAuditRecord);
     },

@@ -96,13 +96,16 @@ export function toListedAuditRecord(row: ListedAuditRow): AuditRecord {
  *
  * The log is the audit_log table merged with the posts recorded on their entries, in one
  * UNION ALL ordered by (occurred_at, id) (docs/audit.md). Each source takes the filters and the
- * keyset position itself, so that each is read as one index range in the page's order and the two
- * databases merge them (SQLite's MERGE of ordered subqueries, PostgreSQL's Merge Append) reading
- * only about a page of each. `recordedOnly` lists the table alone (copying a ledger copies the
- * table; the entries carry their own records).
+ * keyset position itself, so that each is read as one index range in the page's order, and the
+ * database merges them, reading no more than a page of each (test/storage/audit-log-indexes.test.ts):
+ * SQLite merges the sources as they are. PostgreSQL (15) plans a member of a UNION ALL that has a
+ * WHERE as a subquery of its own, which it would read whole and sort; given its own ORDER BY and
+ * LIMIT (`limitEachSource`) each member is an index range of at most a page, which Merge Append
+ * merges. `recordedOnly` lists the table alone (copying a ledger copies the table; the entries
+ * carry their own records).
  */
 export function auditLogQuery(filter: AuditLogFilter, page: PageRequest, marker: (position: number) => string,
-  options: { recordedOnly?: boolean } = {}) {
+  options: { recordedOnly?: boolean | undefined; limitEachSource?: boolean } = {}) {
   const params: (string | number)[] = [];
   const descending = (filter.order ?? 'desc') === 'desc';
   const value = (param: string | number) => {
@@ -121,20 +124,22 @@ export function auditLogQuery(filter: AuditLogFilter, page: PageRequest, marker:
     }
     return where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   };
-  const sources = [`SELECT ${AUDIT_SELECT}, CAST(NULL AS TEXT) AS posted_entry_type, CAST(NULL AS TEXT) AS override_reason
+  const direction = descending ? 'DESC' : 'ASC';
+  const source = (select: string, time: string) => (options.limitEachSource !== true ? select : `SELECT * FROM (${select}
+    ORDER BY ${time} ${direction}, id ${direction} LIMIT ${value(page.limit + 1)}) AS source`);
+  const sources = [source(`SELECT ${AUDIT_SELECT}, CAST(NULL AS TEXT) AS posted_entry_type, CAST(NULL AS TEXT) AS override_reason
     FROM audit_log ${conditions('occurred_at', { actor: 'actor_id', target: 'target_id' },
-    filter.action === undefined ? [] : [`action = ${value(filter.action)}`])}`];
+    filter.action === undefined ? [] : [`action = ${value(filter.action)}`])}`, 'occurred_at')];
   // The local operator is no user: no post names it as its actor (postingRecord).
   const postsListed = options.recordedOnly !== true && filter.actor_id !== LOCAL_OPERATOR_ID;
-  for (const source of POST_SOURCES) {
-    if (!postsListed || (filter.action !== undefined && filter.action !== source.action)) continue;
-    sources.push(`SELECT posted_at AS occurred_at, id, created_by AS actor_id, credential_type, credential_id, request_id,
-      '${source.action}' AS action, 'journal_entry' AS target_type, ${source.target} AS target_id, CAST(NULL AS TEXT) AS changes, hash,
+  for (const post of POST_SOURCES) {
+    if (!postsListed || (filter.action !== undefined && filter.action !== post.action)) continue;
+    sources.push(source(`SELECT posted_at AS occurred_at, id, created_by AS actor_id, credential_type, credential_id, request_id,
+      '${post.action}' AS action, 'journal_entry' AS target_type, ${post.target} AS target_id, CAST(NULL AS TEXT) AS changes, hash,
       entry_type AS posted_entry_type, override_reason
-      FROM journal_entries ${conditions('posted_at', { actor: 'created_by', target: source.target },
-      [POSTS_RECORDED_ON_THE_ENTRY, `entry_type = '${source.entryType}'`])}`);
+      FROM journal_entries ${conditions('posted_at', { actor: 'created_by', target: post.target },
+      [POSTS_RECORDED_ON_THE_ENTRY, `entry_type = '${post.entryType}'`])}`, 'posted_at'));
   }
-  const direction = descending ? 'DESC' : 'ASC';
   const sql = `${sources.join('\n  UNION ALL\n')}
     ORDER BY occurred_at ${direction}, id ${direction} LIMIT ${value(page.limit + 1)}`;
   return { sql, params };
