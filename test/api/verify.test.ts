@@ -137,7 +137,7 @@ describe('verify names the damage done behind the service\'s back', () => {
     await TAMPERING.setEntryColumn(api.location, eurRepayment.id, 'hash_version', '1');
     const result = await verify(api);
     expect(result.ok).toBe(false);
-    expect(result.problems.map((problem) => [problem.check, problem.entry_id]).sort()).toEqual(
+    expect(result.problems.map((problem: { check: string; entry_id?: string }) => [problem.check, problem.entry_id]).sort()).toEqual(
       [marchSale, marchRent, eurInterest, eurRepayment].map((entry) => ['hash_chain', entry.id]).sort());
   });
 
