@@ -103,6 +103,11 @@ export interface PostedEntry {
   hash: string;
 }
 
+/** Whether an entry is a record of the audit log (postingRecord): a post since entries say who posted them, not a closing entry. */
+export function isPostingRecord(entry: { hash_version: number; entry_type: string }): boolean {
+  return entry.hash_version === 2 && (entry.entry_type === 'standard' || entry.entry_type === 'reversal');
+}
+
 /**
  * The audit record an entry posted since hash version 2 is (docs/audit.md, "Posts"): the same
  * record the post used to append to the log, read from the entry. Its id is the entry's id, its
