@@ -110,8 +110,9 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
       baselines.map((b) => [b.label, fmt(b.entries), b.seconds.toFixed(2), fmt(b.entriesPerSecond), fmt(b.linesPerSecond),
         fmt(b.commitsPerSecond), pct(b.otherCpu)])));
     out.push('');
-    out.push('Every case writes every row the adapter writes for an entry (the entry with its chain link and amount key, its lines, words, audit '
-      + 'record and seal, and the totals once per transaction), with no application work between the statements.');
+    out.push('Every case writes every row the adapter writes for an entry (the entry with its chain link, amount key and who posted it, '
+      + 'its lines, words, and the totals once per transaction; a post writes no audit record of its own), with no application work '
+      + 'between the statements.');
   }
   if (bareHttp) out.push('', httpBaselineMarkdown(bareHttp));
   const rows: string[][] = [];

@@ -1,14 +1,13 @@
 /**
  * The storage limit: a bare better-sqlite3 loop writing the same rows as the SQLite adapter
- * (src/storage/sqlite/posting.ts, pending-writes.ts, audit-log.ts) for a two-line entry, with no
- * application work between the statements (no validation, no hashing: the hashes are fixed text
- * of their real length). Per entry: one journal_entries row (with its chain link and amount key),
- * two journal_lines rows, its audit record (audit_log) and its key in audit_unsealed.
- * Per transaction, as the adapter writes them before COMMIT: each touched account_balances,
- * account_period_totals and account_daily_totals row read and written once, the currency_totals
- * row, the entries' words (entry_words, FTS5), and the seals of the transaction's audit records
- * (audit_seals, and their keys deleted from audit_unsealed; the adapter seals them in the next
- * write transaction, ahead of its jobs). Keep this in step with the adapter when it changes. The
+ * (src/storage/sqlite/posting.ts, pending-writes.ts) for a two-line entry, with no application
+ * work between the statements (no validation, no hashing: the hashes are fixed text of their real
+ * length). Per entry: one journal_entries row (with its chain link, amount key and who posted it:
+ * the entry is its own audit record, so a post writes no audit_log, audit_unsealed or audit_seals
+ * row) and two journal_lines rows. Per transaction, as the adapter writes them before COMMIT: each
+ * touched account_balances, account_period_totals and account_daily_totals row read and written
+ * once, the currency_totals row and the entries' words (entry_words, FTS5). Keep this in step with
+ * the adapter when it changes. The
  * schema is created by `ledger init`, with the adapter's pragmas (WAL, foreign_keys=ON). What is
  * left is SQLite plus the driver.
  *
@@ -105,20 +104,14 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
 
     // The adapter's statements, verbatim in effect.
     const insertEntry = db.prepare(`INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
-      entry_type, reverses_id, created_by, posted_at, currency_id, previous_hash, hash, debit_key, entry_number)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))`);
+      entry_type, reverses_id, created_by, posted_at, currency_id, override_reason, hash_version, credential_type, credential_id,
+      request_id, previous_hash, hash, debit_key, entry_number)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 2, 'api_key', ?, ?, ?, ?, ?,
+        (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))`);
     const insertLine = db.prepare(`INSERT INTO journal_lines (entry_seq, seq, id, account_id, parent_account_id, entry_date, debit_amount,
       credit_amount, description) VALUES (?, coalesce((SELECT seq FROM journal_lines ORDER BY entry_seq DESC, seq DESC LIMIT 1), 0) + 1,
       ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`);
     const insertWords = db.prepare('INSERT INTO entry_words (rowid, words) VALUES (?, ?)');
-    const insertAudit = db.prepare(`INSERT INTO audit_log (occurred_at, id, actor_id, credential_type, credential_id, request_id,
-      action, target_type, target_id, changes) VALUES (?, ?, ?, 'api_key', ?, NULL, 'journal_entry.create', 'journal_entry', ?, NULL)`);
-    const insertUnsealed = db.prepare('INSERT INTO audit_unsealed (occurred_at, id) VALUES (?, ?)');
-    const unsealed = db.prepare(`SELECT occurred_at, id FROM audit_log
-      WHERE (occurred_at, id) IN (SELECT occurred_at, id FROM audit_unsealed ORDER BY occurred_at, id LIMIT ?) ORDER BY occurred_at, id`);
-    const sealHead = db.prepare('SELECT position FROM audit_seals ORDER BY position DESC LIMIT 1');
-    const insertSeal = db.prepare('INSERT INTO audit_seals (position, occurred_at, id, previous_hash, hash) VALUES (?, ?, ?, ?, ?)');
-    const deleteUnsealed = db.prepare('DELETE FROM audit_unsealed WHERE (occurred_at, id) <= (?, ?)');
     const totalsTable = (table: string, keys: string[]) => {
       const where = keys.map((key) => `${key} = ?`).join(' AND ');
       return {
@@ -153,7 +146,7 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
         pending.set(key, { table, keys, debits, credits });
       }
     };
-    const writePending = (records: number) => {
+    const writePending = () => {
       for (const key of [...pending.keys()].sort()) {
         const { table, keys, debits, credits } = pending.get(key)!;
         const row = table.get.get(...keys) as Totals;
@@ -163,11 +156,6 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
       const current = getCurrencyTotal.get(currencyId) as { debit_total: string } | undefined;
       upsertCurrencyTotal.run(currencyId, ((current ? BigInt(current.debit_total) : 0n) + debitTotal).toString(), HASH);
       for (const row of words) insertWords.run(...row);
-      const toSeal = unsealed.all(records) as { occurred_at: string; id: string }[];
-      let position = (sealHead.get() as { position: number } | undefined)?.position ?? 0;
-      for (const record of toSeal) insertSeal.run(++position, record.occurred_at, record.id, HASH, HASH);
-      const last = toSeal.at(-1);
-      if (last) deleteUnsealed.run(last.occurred_at, last.id);
       pending = new Map();
       words = [];
       debitTotal = 0n;
@@ -177,12 +165,9 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
       const entryDate = spec.bulk ? new Date(YEAR_START + (index % 365) * 86_400_000).toISOString().slice(0, 10) : ENTRY_DATE;
       const entryId = uuidv7();
       const seq = insertEntry.run(entryId, entryDate, `bench sale ${index}`, null, null, periodId, 'standard', null, actorId,
-        postedAt, currencyId, HASH, HASH, AMOUNT_KEY).lastInsertRowid;
+        postedAt, currencyId, credentialId, uuidv7(), HASH, HASH, AMOUNT_KEY).lastInsertRowid;
       insertLine.run(seq, uuidv7(), debitAccount, debitAccount, entryDate, AMOUNT.toString(), '0', null);
       insertLine.run(seq, uuidv7(), creditAccount, creditAccount, entryDate, '0', AMOUNT.toString(), null);
-      const auditId = uuidv7();
-      insertAudit.run(postedAt, auditId, actorId, credentialId, entryId);
-      insertUnsealed.run(postedAt, auditId);
       words.push([seq, `bench sale ${index}`]);
       for (const [account, debits, credits] of [[debitAccount, AMOUNT, 0n], [creditAccount, 0n, AMOUNT]] as const) {
         add(balances, [account], debits, credits);
@@ -201,7 +186,7 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
           writeEntry(i);
         }
       }
-      writePending(to - from);
+      writePending();
     });
 
     const others = new OtherCpu([]);
@@ -225,11 +210,10 @@ export function runBaseline(options: BenchOptions, dir: string, spec: BaselineCa
     const lines = rows('journal_lines');
     const balance = balances.get.get(debitAccount) as Totals;
     const expected = (BigInt(written) * AMOUNT).toString();
-    const perEntry = ['audit_log', 'audit_seals'].map(rows);
-    if (count !== written || lines !== 2 * written || balance?.debit_total !== expected || perEntry.some((n) => n !== written)
-      || rows('audit_unsealed') !== 0) {
+    const audit = ['audit_log', 'audit_unsealed', 'audit_seals'].map(rows);
+    if (count !== written || lines !== 2 * written || balance?.debit_total !== expected || audit.some((n) => n !== 0)) {
       throw new Error(`VERIFICATION FAILED (${spec.label}): ${count} entries, ${lines} lines, balance ${balance?.debit_total}, `
-        + `audit records and seals ${perEntry.join(', ')}; expected ${written}, ${2 * written}, ${expected}, ${written} each`);
+        + `audit records, unsealed keys and seals ${audit.join(', ')}; expected ${written}, ${2 * written}, ${expected}, none`);
     }
     if (written < entries) log(`${spec.label}: time limit reached after ${written} entries`);
     log(`${spec.label}: ${written} entries in ${seconds.toFixed(2)} s`);

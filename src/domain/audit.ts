@@ -28,6 +28,12 @@ export const AUDIT_TARGET_TYPES = ['currency', 'account', 'period', 'journal_ent
   'bank_rule', 'reconciliation', 'exchange_rate'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
+/**
+ * The user id the command line's local operator acts under (an entry's `created_by`); it is no
+ * user, so its audit records name no actor (`actor_id` null).
+ */
+export const LOCAL_OPERATOR_ID = 'local-operator';
+
 /** How the actor proved who it is: an API key, or a login session (its refresh-token family). */
 export type CredentialType = 'api_key' | 'session';
 
@@ -79,4 +85,52 @@ export function initialValues<T extends object>(created: T, fields: readonly (ke
   const changes: FieldChanges = {};
   for (const field of fields) changes[field] = { old: null, new: created[field] };
   return changes;
+}
+
+/** What a posted entry's audit record is read from: the entry's own columns. */
+export interface PostedEntry {
+  id: string;
+  posted_at: string;
+  /** Standard entries record `journal_entry.create`, reversals `journal_entry.reverse`; closing entries are part of their close. */
+  entry_type: 'standard' | 'reversal';
+  reverses_id: string | null;
+  created_by: string | null;
+  credential_type: CredentialType | null;
+  credential_id: string | null;
+  request_id: string | null;
+  override_reason: string | null;
+  /** The entry's hash in its currency's chain, which covers every field above. */
+  hash: string;
+}
+
+/** Whether an entry is a record of the audit log (postingRecord): a post since entries say who posted them, not a closing entry. */
+export function isPostingRecord(entry: { hash_version: number; entry_type: string }): boolean {
+  return entry.hash_version === 2 && (entry.entry_type === 'standard' || entry.entry_type === 'reversal');
+}
+
+/**
+ * The audit record an entry posted since hash version 2 is (docs/audit.md, "Posts"): the same
+ * record the post used to append to the log, read from the entry. Its id is the entry's id, its
+ * time the entry's posted_at and its hash the entry's chain hash. A standard entry is
+ * `journal_entry.create` of itself; a reversal is `journal_entry.reverse` of the entry it reverses,
+ * whose reversed_by_id went from null to the reversal. An override reason is a change from null.
+ */
+export function postingRecord(entry: PostedEntry): AuditRecord {
+  const override: FieldChanges = entry.override_reason === null ? {} : { override_reason: { old: null, new: entry.override_reason } };
+  const reversal = entry.entry_type === 'reversal';
+  return {
+    id: entry.id,
+    occurred_at: entry.posted_at,
+    actor_id: entry.created_by === LOCAL_OPERATOR_ID ? null : entry.created_by,
+    credential_type: entry.credential_type,
+    credential_id: entry.credential_id,
+    request_id: entry.request_id,
+    action: reversal ? 'journal_entry.reverse' : 'journal_entry.create',
+    target_type: 'journal_entry',
+    target_id: reversal ? entry.reverses_id : entry.id,
+    changes: reversal
+      ? { reversed_by_id: { old: null, new: entry.id }, ...override }
+      : (entry.override_reason === null ? null : override),
+    hash: entry.hash,
+  };
 }

@@ -1,4 +1,5 @@
 /** The records of the ledger as the core sees them. Amounts are bigint; ids are strings. */
+import type { CredentialType } from './audit.js';
 import type { AmountMinor } from './money/amount.js';
 
 export type AssetType = 'fiat' | 'crypto';
@@ -7,6 +8,12 @@ export type NormalBalance = 'debit' | 'credit';
 export type PeriodStatus = 'open' | 'closed';
 export type EntryType = 'standard' | 'reversal' | 'closing';
 export type UserType = 'human' | 'service';
+/**
+ * The canonical form an entry's hash covers (service/entry-hash.ts): 1 for entries posted before
+ * SQLite schema version 17 / PostgreSQL 18, whose audit records are rows of the audit log; 2 since
+ * then, which covers who posted as well: such an entry is its own audit record (docs/audit.md).
+ */
+export type EntryHashVersion = 1 | 2;
 
 export const ACCOUNT_TYPES: readonly AccountType[] = ['asset', 'liability', 'equity', 'revenue', 'expense'];
 export const NORMAL_BALANCES: readonly NormalBalance[] = ['debit', 'credit'];
@@ -73,6 +80,15 @@ export interface JournalEntry {
   currency_id: string;
   /** Why an entry dated on or before the lock date was posted anyway (periods:override), else null. */
   override_reason: string | null;
+  hash_version: EntryHashVersion;
+  /**
+   * How the poster (`created_by`) proved who they are, and the HTTP request they posted in, as an
+   * audit record names them (docs/audit.md); null from the command line, and on entries of hash
+   * version 1, whose audit record holds them.
+   */
+  credential_type: CredentialType | null;
+  credential_id: string | null;
+  request_id: string | null;
   lines: JournalLine[];
 }
 

@@ -24,7 +24,7 @@ export const AuditRecord = Type.Object({
   })),
   hash: Nullable(Type.String({
     pattern: '^[0-9a-f]{64}$',
-    description: 'SHA-256 of the record in the audit chain (docs/audit.md); null for the moment between its commit and its seal',
+    description: 'SHA-256 of the record in the audit chain (docs/audit.md); null for the moment between its commit and its seal. A post is its entry\'s own record: its id and hash are the entry\'s',
   })),
 }, { description: 'One audit record' });
 export type AuditRecordView = Static<typeof AuditRecord>;

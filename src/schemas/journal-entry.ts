@@ -69,6 +69,14 @@ export const Entry = Type.Object({
   currency_id: Id,
   entry_number: Type.Integer({ minimum: 1, description: 'The entry\'s number in posting order across the ledger: 1, 2, ... without gaps' }),
   override_reason: Nullable(Type.String({ description: 'Why the entry was posted on or before the lock date (periods:override); null otherwise' })),
+  hash_version: Type.Union([Type.Literal(1), Type.Literal(2)], {
+    description: 'Which canonical form `hash` covers (docs/api.md, "Tamper-evident history"): 2 for entries posted since they say who posted them (the entry is its own audit record), 1 before',
+  }),
+  credential_type: Nullable(Type.Union([Type.Literal('api_key'), Type.Literal('session')], {
+    description: 'How created_by proved who they are when posting: an API key or a login session; null from the command line and on entries of hash_version 1',
+  })),
+  credential_id: Nullable(Type.String({ description: 'The id of that API key or session (never a key or token); null as credential_type' })),
+  request_id: Nullable(Type.String({ description: 'The HTTP request that posted the entry (its X-Request-Id); null as credential_type' })),
   previous_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'hash of the previous entry in the same currency (64 zeros for the first)' }),
   hash: Type.String({
     pattern: '^[0-9a-f]{64}$',

@@ -1,5 +1,5 @@
 /** Who is acting: the authenticated user, and the permission check every write goes through. */
-import type { CredentialType } from '../domain/audit.js';
+import { type CredentialType, LOCAL_OPERATOR_ID } from '../domain/audit.js';
 import { LedgerError } from '../domain/errors.js';
 import type { Permissions, UserType } from '../domain/types.js';
 
@@ -47,7 +47,7 @@ export function requirePermission(actor: Actor, key: PermissionKey): void {
  * database file can already change it, so the CLI acts with full rights and records no author.
  */
 export const LOCAL_OPERATOR: Actor = {
-  user_id: 'local-operator', user_type: 'service', permissions: { admin: true }, credential: null,
+  user_id: LOCAL_OPERATOR_ID, user_type: 'service', permissions: { admin: true }, credential: null,
 };
 
 /** Whether the actor is the command line's local operator (no user: recorded as nobody). */

@@ -20,22 +20,37 @@ export interface AuditEvent {
   changes?: FieldChanges | null | undefined;
 }
 
+/** Who acted, as an audit record names them. */
+export type AuditActor = Pick<AuditRecord, 'actor_id' | 'credential_type' | 'credential_id' | 'request_id'>;
+
 /**
- * Appends one record inside `tx`. `actor` is who acted (null: nobody authenticated); the request
- * id is the actor's, unless given (requests without an actor: logins, setup). `occurredAt` is the
- * change's own timestamp where it has one (created_at, posted_at, closed_at).
+ * Who acted as the audit trail names them (an audit record, or a posted entry, which is its own
+ * record): null for nobody authenticated and for the local operator. The request id is the
+ * actor's unless given (requests without an actor: logins, setup). Every write records who made
+ * it, so one acting on an API key taken from memory must have confirmed it first.
  */
-export async function recordAudit(ctx: ServiceContext, tx: Pick<LedgerWrites, 'insertAuditRecord'>, actor: Actor | null,
-  event: AuditEvent, options: { occurredAt?: string; requestId?: string | undefined } = {}): Promise<void> {
-  // Every write records what it did; one acting on an API key taken from memory must have confirmed it first.
+export function auditActor(actor: Actor | null, requestId?: string): AuditActor {
   if (actor?.unconfirmed !== undefined) throw new Error('A write acted on an API key it had not confirmed (confirmCredential)');
-  const record: AuditRecord = {
-    id: ctx.runtime.newId(),
-    occurred_at: options.occurredAt ?? ctx.now(),
+  return {
     actor_id: actor === null || isLocalOperator(actor) ? null : actor.user_id,
     credential_type: actor?.credential?.type ?? null,
     credential_id: actor?.credential?.id ?? null,
-    request_id: options.requestId ?? actor?.request_id ?? null,
+    request_id: requestId ?? actor?.request_id ?? null,
+  };
+}
+
+/**
+ * Appends one record inside `tx`. `actor` is who acted (null: nobody authenticated); the request
+ * id is the actor's, unless given (requests without an actor: logins, setup). `occurredAt` is the
+ * change's own timestamp where it has one (created_at, closed_at). Posts append none: a posted
+ * entry is its own record (postWithin, docs/audit.md).
+ */
+export async function recordAudit(ctx: ServiceContext, tx: Pick<LedgerWrites, 'insertAuditRecord'>, actor: Actor | null,
+  event: AuditEvent, options: { occurredAt?: string; requestId?: string | undefined } = {}): Promise<void> {
+  const record: AuditRecord = {
+    id: ctx.runtime.newId(),
+    occurred_at: options.occurredAt ?? ctx.now(),
+    ...auditActor(actor, options.requestId),
     action: event.action,
     target_type: event.target_type,
     target_id: event.target_id,

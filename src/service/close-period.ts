@@ -85,7 +85,7 @@ async function closeWithin(ctx: ServiceContext, tx: LedgerTx, actor: Actor, id: 
   // currency's hash chain and a refusal of any of them leaves the whole close undone.
   const entries: JournalEntryView[] = [];
   for (const { draft } of drafts) {
-    entries.push(await postWithin(ctx, tx, draft, { entry_type: 'closing', reverses_id: null, created_by: actor.user_id }));
+    entries.push(await postWithin(ctx, tx, draft, { entry_type: 'closing', reverses_id: null, actor }));
   }
   const defaultEntry = entries.find((entry) => entry.currency_id === retainedEarnings.currency_id) ?? null;
   const closed: Period = preview ? period : {

@@ -16,6 +16,7 @@
  * the access tokens of their logins), idempotency keys and failed-login records are not copied:
  * they are short-lived, and users simply log in again.
  */
+import { isPostingRecord } from '../domain/audit.js';
 import { LedgerError, validationError } from '../domain/errors.js';
 import type { Account, JournalEntry, JournalEntryView, Totals } from '../domain/types.js';
 import { copyBanking } from './copy-banking.js';
@@ -51,7 +52,7 @@ export async function copyLedger(source: LedgerStore, target: LedgerStore, onPro
     const currencies = await copyCurrencies(reads, tx);
     const accounts = await copyAccounts(reads, tx);
     const periods = await copyPeriods(reads, tx);
-    const { entries, lines } = await copyEntries(reads, tx, onProgress);
+    const { entries, lines, posts } = await copyEntries(reads, tx, onProgress);
     // A period points at its closing entry, so it gets the pointer once the entry is there.
     for (const [periodId, closingEntryId] of periods.closingEntries) {
       await tx.updatePeriod(periodId, { closing_entry_id: closingEntryId });
@@ -62,7 +63,8 @@ export async function copyLedger(source: LedgerStore, target: LedgerStore, onPro
     const settings = await copySettings(reads, tx);
     const banking = await copyBanking(reads, tx);
     const exchangeRates = await copyExchangeRates(reads, tx);
-    const auditRecords = await copyAuditLog(reads, tx);
+    // The log's records: the table's, copied, and the posts, which came with their entries.
+    const auditRecords = (await copyAuditLog(reads, tx)) + posts;
     return { currencies, accounts, periods: periods.count, entries, lines, users, api_keys: apiKeys, settings, audit_records: auditRecords,
       ...banking, exchange_rates: exchangeRates };
   }));
@@ -156,20 +158,25 @@ function storedEntry(view: JournalEntryView): JournalEntry {
   };
 }
 
-/** Entries in posting order, so a reversal always follows the entry it reverses. */
-async function copyEntries(reads: LedgerReads, tx: LedgerTx, onProgress?: CopyProgress): Promise<{ entries: number; lines: number }> {
+/**
+ * Entries in posting order, so a reversal always follows the entry it reverses; each keeps who
+ * posted it, and so its audit record (`posts`: how many are records of the log).
+ */
+async function copyEntries(reads: LedgerReads, tx: LedgerTx, onProgress?: CopyProgress): Promise<{ entries: number; lines: number; posts: number }> {
   const total = await reads.countEntries();
   let entries = 0;
   let lines = 0;
+  let posts = 0;
   for await (const page of pages((request) => reads.listEntriesInPostingOrder(request))) {
     for (const entry of page) {
       await tx.insertEntry(storedEntry(entry));
       lines += entry.lines.length;
+      if (isPostingRecord(entry)) posts += 1;
     }
     entries += page.length;
     if (page.length > 0) onProgress?.(entries, total);
   }
-  return { entries, lines };
+  return { entries, lines, posts };
 }
 
 function sameTotals(a: ReadonlyMap<string, Totals>, b: ReadonlyMap<string, Totals>): boolean {
@@ -221,10 +228,10 @@ async function copyExchangeRates(reads: LedgerReads, tx: LedgerTx): Promise<numb
   return count;
 }
 
-/** Oldest first, as the records were written. */
+/** Oldest first, as the records were written. Posts are records on their entries, which are copied with them. */
 async function copyAuditLog(reads: LedgerReads, tx: LedgerTx): Promise<number> {
   let count = 0;
-  for await (const records of pages((page) => reads.listAuditLog({ order: 'asc' }, page))) {
+  for await (const records of pages((page) => reads.listAuditLog({ order: 'asc', recorded_only: true }, page))) {
     for (const record of records) await tx.insertAuditRecord(record);
     count += records.length;
   }

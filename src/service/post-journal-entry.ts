@@ -1,6 +1,9 @@
 /**
  * The one posting path. Every entry (standard, reversal, closing) is validated here and written
- * with its lines and maintained totals in the caller's write transaction.
+ * with its lines and maintained totals in the caller's write transaction. A posted entry is its
+ * own audit record (docs/audit.md): it carries who posted it, how they proved it and in which
+ * request, its hash covers them, and the audit log reads posts from the entries; a post appends
+ * no record of its own.
  */
 import { parseDate } from '../domain/dates.js';
 import { LedgerError } from '../domain/errors.js';
@@ -11,9 +14,10 @@ import { notFound } from '../domain/errors.js';
 import type { CreateEntryInput, EntryView, ReverseInput } from '../schemas/journal-entry.js';
 import { type Actor, hasPermission, requirePermission } from './actor.js';
 import { lockDateOf } from './settings.js';
-import { recordAudit } from './audit-log.js';
+import { auditActor } from './audit-log.js';
 import { confirmCredential } from './auth/authenticate.js';
 import type { ServiceContext } from './context.js';
+import { ENTRY_HASH_VERSION } from './entry-hash.js';
 import type { LedgerReads, LedgerTx } from './ports/ledger-store.js';
 import type { Work } from './use-case.js';
 import { entryView } from './views.js';
@@ -21,9 +25,11 @@ import { entryView } from './views.js';
 export interface PostingMeta {
   entry_type: EntryType;
   reverses_id: string | null;
-  created_by: string | null;
-  /** Who posts, for the lock date: posting on or before it needs periods:override (closing entries are exempt). */
-  actor?: Actor;
+  /**
+   * Who posts: the entry's created_by and its audit fields, and for the lock date (posting on or
+   * before it needs periods:override; closing entries are exempt).
+   */
+  actor: Actor;
   /** Why an entry on or before the lock date is posted anyway. */
   override_reason?: string | null | undefined;
   /** The lock date, when the caller read it already in this transaction (a batch reads it once, not per entry). */
@@ -39,7 +45,7 @@ async function lockDateOverride(tx: LedgerTx, entryDate: string, meta: PostingMe
   const lockDate = meta.lock_date !== undefined ? meta.lock_date : await lockDateOf(tx);
   if (lockDate === null || entryDate > lockDate) return null;
   const reason = meta.override_reason?.trim() ?? '';
-  const allowed = meta.actor !== undefined && hasPermission(meta.actor, 'periods:override');
+  const allowed = hasPermission(meta.actor, 'periods:override');
   if (allowed && reason !== '') return reason;
   throw new LedgerError('PERIOD_LOCKED', `The books are locked up to ${lockDate}; this entry is dated ${entryDate}`, {
     field: 'entry_date',
@@ -58,6 +64,7 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
   const currencies = await ctx.currenciesOf(accounts.values(), tx);
   const valid = validateEntry(entryDate, lines, { accounts, period, currencies, allowInactiveAccounts: meta.entry_type === 'closing' });
   const overrideReason = await lockDateOverride(tx, entryDate, meta);
+  const { credential_type, credential_id, request_id } = auditActor(meta.actor);
   const entry: JournalEntry = {
     id: ctx.runtime.newId(),
     entry_date: entryDate,
@@ -68,10 +75,14 @@ export async function postWithin(ctx: ServiceContext, tx: LedgerTx, input: Entry
     entry_type: meta.entry_type,
     reverses_id: meta.reverses_id,
     reversed_by_id: null,
-    created_by: meta.created_by,
+    created_by: meta.actor.user_id,
     posted_at: ctx.now(),
     currency_id: valid.currency_id,
     override_reason: overrideReason,
+    hash_version: ENTRY_HASH_VERSION,
+    credential_type,
+    credential_id,
+    request_id,
     lines: valid.lines.map((line) => ({ id: ctx.runtime.newId(), ...line })),
   };
   // The store refuses an entry that would take its currency's debit total past the 128-bit bound.
@@ -95,26 +106,15 @@ export type PostingWork = (tx: LedgerTx) => Promise<JournalEntryView[]>;
  * so both apply the same rules in the same order.
  */
 
-/** A standard entry by the actor, posted and recorded in the audit log. */
+/** A standard entry by the actor, posted: the audit log shows it as `journal_entry.create`. */
 export async function postStandard(ctx: ServiceContext, tx: LedgerTx, actor: Actor, input: CreateEntryInput,
   lockDate?: string | null): Promise<JournalEntryView> {
-  const entry = await postWithin(ctx, tx, input,
-    { entry_type: 'standard', reverses_id: null, created_by: actor.user_id, actor, override_reason: input.override_reason, lock_date: lockDate });
-  await recordEntryCreated(ctx, tx, actor, entry);
-  return entry;
+  return postWithin(ctx, tx, input, { entry_type: 'standard', reverses_id: null, actor, override_reason: input.override_reason, lock_date: lockDate });
 }
 
 export function createEntryWork(ctx: ServiceContext, actor: Actor, input: CreateEntryInput): PostingWork {
   requirePermission(actor, 'journals:create');
   return async (tx) => [await postStandard(ctx, tx, await confirmCredential(ctx, tx, actor, 'journals:create'), input)];
-}
-
-/** The audit record of a posted entry: the entry itself is immutable and holds the rest. */
-async function recordEntryCreated(ctx: ServiceContext, tx: LedgerTx, actor: Actor, entry: JournalEntryView): Promise<void> {
-  await recordAudit(ctx, tx, actor, {
-    action: 'journal_entry.create', target_type: 'journal_entry', target_id: entry.id,
-    ...(entry.override_reason === null ? {} : { changes: { override_reason: { old: null, new: entry.override_reason } } }),
-  }, { occurredAt: entry.posted_at });
 }
 
 export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, input: ReverseInput): PostingWork {
@@ -124,18 +124,9 @@ export function reverseEntryWork(ctx: ServiceContext, actor: Actor, id: string, 
     const original = await tx.getEntry(id);
     if (!original) throw notFound('Journal entry', id);
     const draft = buildReversal(original, input.entry_date);
-    const reversal = await postWithin(ctx, tx, draft, {
-      entry_type: 'reversal', reverses_id: original.id, created_by: confirmed.user_id, actor: confirmed, override_reason: input.override_reason,
-    });
-    // Recorded on the entry reversed: its reversed_by_id goes from null to the new entry.
-    await recordAudit(ctx, tx, confirmed, {
-      action: 'journal_entry.reverse', target_type: 'journal_entry', target_id: original.id,
-      changes: {
-        reversed_by_id: { old: null, new: reversal.id },
-        ...(reversal.override_reason === null ? {} : { override_reason: { old: null, new: reversal.override_reason } }),
-      },
-    }, { occurredAt: reversal.posted_at });
-    return [reversal];
+    // The audit log shows the reversal as `journal_entry.reverse` of the original: its
+    // reversed_by_id goes from null to the new entry.
+    return [await postWithin(ctx, tx, draft, { entry_type: 'reversal', reverses_id: original.id, actor: confirmed, override_reason: input.override_reason })];
   };
 }
 

@@ -217,17 +217,46 @@ describe('one record per change, naming actor, credential, request and target', 
     const posted = await recordOf(() => api.request('POST', `${API}/journal-entries`, entryBody(books.cash.id, books.sales.id, '777'),
       { token: caller.token }));
     const entry = dataOf(posted.response, 201);
+    // A post is its own record: its id is the entry's, and the entry names who posted it.
     expect(posted.record).toEqual({
-      id: expect.stringMatching(UUID), occurred_at: entry.posted_at, ...madeBy(caller, posted.response),
+      id: entry.id, occurred_at: entry.posted_at, ...madeBy(caller, posted.response),
       action: 'journal_entry.create', target_type: 'journal_entry', target_id: entry.id, changes: null,
     });
+    const { actor_id: actorId, ...how } = madeBy(caller, posted.response);
+    expect(entry).toMatchObject({ hash_version: 2, created_by: actorId, ...how });
     const reversed = await recordOf(() => api.request('POST', `${API}/journal-entries/${entry.id}/reverse`, {}, { token: caller.token }));
     const reversal = dataOf(reversed.response, 201);
     expect(reversed.record).toEqual({
-      id: expect.stringMatching(UUID), occurred_at: reversal.posted_at, ...madeBy(caller, reversed.response),
+      id: reversal.id, occurred_at: reversal.posted_at, ...madeBy(caller, reversed.response),
       action: 'journal_entry.reverse', target_type: 'journal_entry', target_id: entry.id,
       changes: { reversed_by_id: { old: null, new: reversal.id } },
     });
+    // Its hash is the entry's in its currency's chain.
+    const [record] = (await walkPages<{ id: string; hash: string }>(api, `${API}/audit-log?target_id=${entry.id}&action=journal_entry.reverse`,
+      { limit: 10 })).rows;
+    expect(record).toMatchObject({ id: reversal.id, hash: reversal.hash });
+  });
+
+  it('writes no row of the log for a post, a batch or a reversal, and lists one record for each post', async () => {
+    const rows = async () => {
+      const count = async (table: string) => Number((await rawQuery<{ n: number | string }>(api.location, `SELECT count(*) AS n FROM ${table}`))[0]!.n);
+      return { log: await count('audit_log'), seals: await count('audit_seals'), ...(testBackend() === 'sqlite' ? { unsealed: await count('audit_unsealed') } : {}) };
+    };
+    // Whatever an earlier test left to seal is sealed first: verify seals the log before it reads.
+    dataOf(await api.request('GET', `${API}/verify`));
+    const before = await rows();
+    const { records } = await recordsOf(async () => {
+      const one = dataOf(await api.request('POST', `${API}/journal-entries`, entryBody(books.cash.id, books.sales.id, '5', '2026-03-02')), 201);
+      const batch = await api.request('POST', `${API}/journal-entries/batch`, {
+        entries: [entryBody(books.cash.id, books.sales.id, '6', '2026-03-03'), entryBody(books.cash.id, books.sales.id, '7', '2026-03-04')],
+      });
+      dataOf(batch, 201);
+      return api.request('POST', `${API}/journal-entries/${one.id}/reverse`, {});
+    });
+    expect(records.map((record) => record.action).sort()).toEqual(['journal_entry.create', 'journal_entry.create', 'journal_entry.create',
+      'journal_entry.reverse']);
+    dataOf(await api.request('GET', `${API}/verify`));
+    expect(await rows()).toEqual(before);
   });
 
   it.each(['key', 'session'] as const)('settings: an update by a caller with a %s', async (kind) => {

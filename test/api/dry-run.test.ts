@@ -123,11 +123,14 @@ describe('dry run of a post', () => {
     // The real post of the same body is accepted, answers the same entry (with ids of its own) and
     // leaves every balance where the dry run said it would.
     const posted = dataOf(await api.request('POST', ENTRIES, body), 201);
-    // The hash covers the ids, so it is provisional like them; the link to the chain is the same.
-    const withoutIds = (view: any) => ({ ...view, id: undefined, hash: undefined, lines: view.lines.map((line: any) => ({ ...line, id: undefined })) });
+    // The hash covers the ids and the request that posted the entry, so it is provisional like
+    // them (each request has an id of its own); the link to the chain is the same.
+    const withoutIds = (view: any) => ({ ...view, id: undefined, hash: undefined, request_id: undefined,
+      lines: view.lines.map((line: any) => ({ ...line, id: undefined })) });
     expect(withoutIds(posted)).toEqual(withoutIds(entry));
     expect(Object.keys(posted).sort()).toEqual(Object.keys(entry).sort());
     expect(posted.id).not.toBe(entry.id);
+    expect([posted.request_id, entry.request_id]).toEqual([expect.any(String), expect.any(String)]);
     for (const row of balances) expect(await balanceOf(api, row.account_id)).toEqual(row.after);
   });
 

@@ -47,6 +47,10 @@ beforeAll(async () => {
   dataOf(await api.request('POST', '/api/v1/periods', { name: 'FY2027', start_date: '2027-01-01', end_date: '2027-12-31' }), 201);
   await post({ entry_date: '2027-02-01', description: 'Euro sale', lines: [{ account_id: till.id, debit_amount: '999' }, { account_id: euroSales.id, credit_amount: '999' }] });
   await post({ entry_date: '2026-01-15', description: 'Rent', lines: [{ account_id: books.rent.id, debit_amount: '80000' }, { account_id: books.cash.id, credit_amount: '80000' }] });
+  // An entry posted on or before the lock date keeps its reason, which the hash covers.
+  dataOf(await api.request('PATCH', '/api/v1/settings', { lock_date: '2026-01-31' }));
+  await post({ entry_date: '2026-01-20', description: 'Late invoice', override_reason: 'invoice found late',
+    lines: [{ account_id: books.cash.id, debit_amount: '300' }, { account_id: books.sales.id, credit_amount: '300' }] });
   dataOf(await api.request('POST', `/api/v1/journal-entries/${sale.id}/reverse`, { entry_date: '2026-03-05' }), 201);
   dataOf(await api.request('PATCH', '/api/v1/settings', { retained_earnings_account_id: books.equity.id }));
   dataOf(await api.request('POST', `/api/v1/periods/${books.period.id}/close`));
@@ -60,7 +64,10 @@ describe('the hash chain, checked from outside with the documented snippet', () 
   it('recomputes every entry\'s hash and follows each currency\'s chain from the API\'s JSON', async () => {
     expect(SNIPPET).toContain('hashlib.sha256');
     const entries = await allEntries();
-    expect(entries.length).toBe(5);
+    expect(entries.length).toBe(6);
+    // Posted through an API key in a request: version 2 covers who posted.
+    expect(entries.every((entry) => entry.hash_version === 2 && entry.credential_type === 'api_key' && entry.request_id !== null)).toBe(true);
+    expect(entries.some((entry) => entry.override_reason !== null)).toBe(true);
     expect(new Set(entries.map((entry) => entry.currency_id)).size).toBe(2);
     expect(runSnippet(entries)).toEqual({ status: 0, stdout: `ok ${entries.length}\n`, stderr: '' });
   });
@@ -72,6 +79,10 @@ describe('the hash chain, checked from outside with the documented snippet', () 
     const amount = entries.map((entry, index) => (index === 1
       ? { ...entry, lines: entry.lines.map((line: any, n: number) => (n === 0 ? { ...line, debit_amount: `${line.debit_amount}0` } : line)) } : entry));
     expect(runSnippet(amount)).toMatchObject({ status: 1, stderr: `hash mismatch: ${entries[1].id}\n` });
+    for (const field of ['created_by', 'credential_id', 'request_id', 'override_reason']) {
+      const forged = entries.map((entry, index) => (index === 3 ? { ...entry, [field]: 'forged' } : entry));
+      expect(runSnippet(forged), field).toMatchObject({ status: 1, stderr: `hash mismatch: ${entries[3].id}\n` });
+    }
     const usdChain = entries.filter((entry) => entry.currency_id === books.currency.id);
     const withoutOne = entries.filter((entry) => entry.hash !== usdChain.find((e) => e.previous_hash === '0'.repeat(64))!.hash);
     expect(runSnippet(withoutOne)).toMatchObject({ status: 1, stderr: expect.stringMatching(/^broken chain/) });

@@ -127,6 +127,20 @@ describe('verify names the damage done behind the service\'s back', () => {
     })]);
   });
 
+  it('who posted an entry, changed (the entry is its own audit record): each entry whose hash no longer matches', async () => {
+    const { api, books } = await freshBooks();
+    const { marchSale, marchRent, eurInterest, eurRepayment } = books.entries;
+    // Who posted it, through which credential, in which request; and the version that says the hash covers them.
+    await TAMPERING.setEntryColumn(api.location, marchSale.id, 'created_by', 'another-user');
+    await TAMPERING.setEntryColumn(api.location, marchRent.id, 'credential_id', 'another-key');
+    await TAMPERING.setEntryColumn(api.location, eurInterest.id, 'request_id', 'another-request');
+    await TAMPERING.setEntryColumn(api.location, eurRepayment.id, 'hash_version', '1');
+    const result = await verify(api);
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((problem: { check: string; entry_id?: string }) => [problem.check, problem.entry_id]).sort()).toEqual(
+      [marchSale, marchRent, eurInterest, eurRepayment].map((entry) => ['hash_chain', entry.id]).sort());
+  });
+
   it('a changed entry number: the numbers no longer run 1, 2, ... in posting order (the hash does not cover the number; this check does)', async () => {
     const { api, books } = await freshBooks();
     const { februaryRent } = books.entries;

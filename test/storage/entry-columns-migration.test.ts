@@ -54,10 +54,8 @@ const BACK_TO_OLD_SHAPE = {
     'ALTER TABLE entry_search ALTER COLUMN debit_total SET NOT NULL',
     'CREATE INDEX entry_search_debit ON entry_search (debit_total)',
     'ALTER TABLE journal_entries DROP COLUMN previous_hash, DROP COLUMN hash, DROP COLUMN debit_total',
-    // The lines' key as before migration 17 too: a store opens migrating only when its latest version is missing.
-    'ALTER TABLE journal_lines DROP CONSTRAINT journal_lines_pkey, ADD CONSTRAINT journal_lines_pkey PRIMARY KEY (seq)',
-    'CREATE INDEX journal_lines_entry ON journal_lines (entry_seq)',
-    'DELETE FROM schema_migrations WHERE version >= 16',
+    // Only migration 16 is undone: a store opening the database applies whichever migrations are missing.
+    'DELETE FROM schema_migrations WHERE version = 16',
   ],
 } as const;
 

@@ -20,6 +20,10 @@ function postedEntry(overrides: Partial<JournalEntry> = {}): JournalEntry {
     posted_at: '2026-03-15T10:00:00.000Z',
     currency_id: 'usd',
     override_reason: null,
+    hash_version: 2,
+    credential_type: null,
+    credential_id: null,
+    request_id: null,
     lines: [
       { id: 'line-1', account_id: 'receivable', debit_amount: asAmount(11900n), credit_amount: asAmount(0n), description: 'Gross' },
       { id: 'line-2', account_id: 'revenue', debit_amount: asAmount(0n), credit_amount: asAmount(10000n), description: null },

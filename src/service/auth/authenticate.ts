@@ -10,7 +10,8 @@
  * credentials version, so a key remembered at the version the write transaction sees is exactly
  * what a read there would find; when the version has moved, the key is read again there. A write
  * transaction begins after its job was queued, so a change committed before the request arrived
- * is always seen. An unconfirmed actor that reaches a write unconfirmed fails it (recordAudit).
+ * is always seen. An unconfirmed actor that reaches a write unconfirmed fails it (auditActor, which
+ * names who made every record and every posted entry).
  */
 import { type Actor, type Credential, hasPermission, type PermissionKey, requirePermission } from '../actor.js';
 import type { ServiceContext } from '../context.js';

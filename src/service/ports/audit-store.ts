@@ -8,7 +8,8 @@ import type { PageRequest, StorePage } from './store-pages.js';
 
 /**
  * Which audit records, in which order of (occurred_at, id): newest first (`desc`, the default) or
- * oldest first. Dates are inclusive calendar days of occurred_at (UTC).
+ * oldest first. Dates are inclusive calendar days of occurred_at (UTC). The log holds the records
+ * written by changes and the posts, each of which is read from its entry (docs/audit.md).
  */
 export interface AuditLogFilter {
   actor_id?: string | undefined;
@@ -17,6 +18,8 @@ export interface AuditLogFilter {
   start_date?: string | undefined;
   end_date?: string | undefined;
   order?: SortOrder | undefined;
+  /** Only the records written as records, not the posts read from their entries (copying a ledger copies entries and records apart). */
+  recorded_only?: boolean | undefined;
 }
 
 /** An audit record with its place in the audit chain. */
@@ -28,11 +31,15 @@ export interface SealedAuditRecord {
 }
 
 export interface AuditReads {
-  /** Audit records matching the filter, keyset-paged on [occurred_at, id] in the filter's order. */
+  /**
+   * Audit records matching the filter, keyset-paged on [occurred_at, id] in the filter's order:
+   * the records written and, unless `recorded_only`, every entry of hash version 2 that is a post
+   * (standard or reversal) as its record (domain/audit.ts, postingRecord).
+   */
   listAuditLog(filter: AuditLogFilter, page: PageRequest): Promise<StorePage<AuditRecord>>;
   /** Sealed audit records in chain order with their links, keyset-paged on [position]. */
   listAuditChain(page: PageRequest): Promise<StorePage<SealedAuditRecord>>;
-  /** How many audit records there are, and how many of them are sealed into the chain. */
+  /** How many records the audit log table holds, and how many of them are sealed into the chain (posts are on their entries' chains). */
   countAuditRecords(): Promise<{ records: number; sealed: number }>;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { LedgerReads, LedgerWrites } from '../../service/ports/ledger-store.js';
 import {
-  AUDIT_SELECT, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, toAuditRecord,
+  AUDIT_SELECT, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, type ListedAuditRow, toAuditRecord, toListedAuditRecord,
 } from '../shared/audit-log.js';
 import { sealsFor } from '../shared/audit-sealing.js';
 import { mapPage, page } from '../shared/paging.js';
@@ -28,9 +28,10 @@ export const UNSEALED_SINCE = `WITH candidates AS MATERIALIZED (
 export function auditReads(q: PgQueries) {
   return {
     async listAuditLog(filter, request) {
-      const { sql, params } = auditLogQuery(filter, request, (position) => `$${position}`);
-      const rows = await q.all<AuditRow & Record<string, unknown>>(sql, ...params);
-      return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toAuditRecord);
+      const { sql, params } = auditLogQuery(filter, request, (position) => `$${position}`,
+        { recordedOnly: filter.recorded_only, limitEachSource: true });
+      const rows = await q.all<ListedAuditRow & Record<string, unknown>>(sql, ...params);
+      return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toListedAuditRecord);
     },
 
     async listAuditChain(request) {

@@ -133,11 +133,19 @@ async function connect(url: string): Promise<pg.Client> {
   return client;
 }
 
-async function schemaVersion(client: PgExecutor): Promise<number | undefined> {
+/**
+ * How many of the migrations this code knows the database has applied; undefined when it has no
+ * ledger's schema. Each migration is checked, not only the highest (as SQLite's migrate does): a
+ * database missing an earlier one is brought up to date too.
+ */
+async function appliedMigrations(client: PgExecutor): Promise<number | undefined> {
   const exists = await client.query<{ table: string | null }>({ text: "SELECT to_regclass('schema_migrations')::text AS table" });
   if (exists.rows[0]?.table == null) return undefined;
-  const result = await client.query<{ version: number | null }>({ text: 'SELECT max(version) AS version FROM schema_migrations' });
-  return result.rows[0]?.version ?? 0;
+  const result = await client.query<{ applied: string }>({
+    text: 'SELECT count(*)::text AS applied FROM schema_migrations WHERE version = ANY($1::integer[])',
+    values: [POSTGRES_MIGRATIONS.map((migration) => String(migration.version))],
+  });
+  return Number(result.rows[0]?.applied ?? 0);
 }
 
 /** Applies the missing migrations in one transaction, one process at a time. */
@@ -182,7 +190,7 @@ export async function postgresLedgerExists(url: string): Promise<boolean> {
     throw error;
   }
   try {
-    return (await schemaVersion(client)) !== undefined;
+    return (await appliedMigrations(client)) !== undefined;
   } finally {
     await client.end();
   }
@@ -191,9 +199,9 @@ export async function postgresLedgerExists(url: string): Promise<boolean> {
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<LedgerStore> {
   const client = await connect(options.url);
   try {
-    const version = await schemaVersion(client);
-    if (version === undefined) throw options.missing();
-    if (version < POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version) await migrate(client);
+    const applied = await appliedMigrations(client);
+    if (applied === undefined) throw options.missing();
+    if (applied < POSTGRES_MIGRATIONS.length) await migrate(client);
   } finally {
     await client.end();
   }

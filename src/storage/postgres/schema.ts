@@ -576,4 +576,23 @@ ALTER TABLE journal_lines DROP CONSTRAINT journal_lines_pkey, ADD CONSTRAINT jou
 DROP INDEX journal_lines_entry;
 `,
   },
+  {
+    version: 18,
+    name: 'a posted entry is its own audit record',
+    sql: `
+-- A post appends no audit record: the entry says who posted it (created_by), how they proved it
+-- (credential_type, credential_id) and in which request (request_id), its hash covers them
+-- (hash_version 2, service/entry-hash.ts), and the audit log reads posts from the entries
+-- (docs/audit.md). Entries posted before keep hash version 1 and their records in audit_log, so
+-- they are not read as records a second time. Adding columns with a constant default rewrites no
+-- row. The two indexes serve the log's listing of posts in log order (posted_at, id): by action
+-- (entry_type) and date, and by actor.
+ALTER TABLE journal_entries ADD COLUMN hash_version smallint NOT NULL DEFAULT 1 CHECK (hash_version IN (1, 2)),
+  ADD COLUMN credential_type text CHECK (credential_type IN ('api_key', 'session')),
+  ADD COLUMN credential_id text COLLATE "C",
+  ADD COLUMN request_id text COLLATE "C";
+CREATE INDEX journal_entries_audit ON journal_entries (entry_type, posted_at, id) WHERE hash_version = 2;
+CREATE INDEX journal_entries_audit_actor ON journal_entries (created_by, entry_type, posted_at, id) WHERE hash_version = 2;
+`,
+  },
 ];

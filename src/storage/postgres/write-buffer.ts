@@ -1,6 +1,7 @@
 /**
  * What a write transaction's jobs have posted but not written yet: entries with their lines and
- * chain links, what they add to the maintained totals, and audit records. It is written as ONE
+ * chain links, what they add to the maintained totals, and the audit records of other changes (a
+ * posted entry is its own audit record: a post adds none, docs/audit.md). It is written as ONE
  * statement (multi-row inserts from arrays, one upsert per touched totals row), so a group of
  * posts costs a handful of round trips instead of several per entry, and each totals row is
  * updated once per group rather than once per entry (PostgreSQL keeps every version of a row
@@ -140,7 +141,9 @@ class Layer {
       days.map(([, , s]) => toDecimalString(s.credits)),
       ...AUDIT_COLUMNS.map((_, column) => audit.map((row) => row[column] ?? null)),
       this.entries.map((row) => String(row.link.entry_number)), entries.map((e) => e.override_reason),
-      entries.length === 0 ? null : String(this.lastNumber));
+      entries.length === 0 ? null : String(this.lastNumber),
+      entries.map((e) => String(e.hash_version)), entries.map((e) => e.credential_type), entries.map((e) => e.credential_id),
+      entries.map((e) => e.request_id));
     this.clearRows();
   }
 }
@@ -224,22 +227,29 @@ export class WriteBuffer {
 
 /**
  * One statement for a layer: the entries in order (their `seq` follows the order of the arrays)
- * with their chain links and debit totals, their lines in order, each entry's words (beside the
- * entry ids $1), the currencies' totals and chain heads, every account's totals as one upsert
- * per row, and the audit records. A part with no rows inserts nothing.
+ * with their chain links, debit totals and who posted them, their lines in order, each entry's
+ * words (beside the entry ids $1), the currencies' totals and chain heads, every account's totals
+ * as one upsert per row, and the audit records of the jobs' other changes. A part with no rows
+ * inserts nothing.
  */
-/** The parameters after the audit columns: the entries' numbers and override reasons, then the last number given. */
+/**
+ * The parameters after the audit columns: the entries' numbers and override reasons, the last
+ * number given, then the entries' hash versions, credential types, credential ids and request ids.
+ */
 const ENTRY_NUMBERS = 37 + AUDIT_COLUMNS.length;
 
 const WRITE_ROWS = `WITH entries AS (
   INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id,
-    created_by, posted_at, currency_id, entry_number, override_reason, previous_hash, hash, debit_total)
+    created_by, posted_at, currency_id, entry_number, override_reason, previous_hash, hash, debit_total, hash_version,
+    credential_type, credential_id, request_id)
   SELECT id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at, currency_id,
-    entry_number, override_reason, previous_hash, hash, debit_total
+    entry_number, override_reason, previous_hash, hash, debit_total, hash_version, credential_type, credential_id, request_id
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-    $10::text[], $11::text[], $${ENTRY_NUMBERS}::bigint[], $${ENTRY_NUMBERS + 1}::text[], $19::text[], $20::text[], $21::numeric[])
+    $10::text[], $11::text[], $${ENTRY_NUMBERS}::bigint[], $${ENTRY_NUMBERS + 1}::text[], $19::text[], $20::text[], $21::numeric[],
+    $${ENTRY_NUMBERS + 3}::smallint[], $${ENTRY_NUMBERS + 4}::text[], $${ENTRY_NUMBERS + 5}::text[], $${ENTRY_NUMBERS + 6}::text[])
     WITH ORDINALITY AS e(id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at,
-      currency_id, entry_number, override_reason, previous_hash, hash, debit_total, position)
+      currency_id, entry_number, override_reason, previous_hash, hash, debit_total, hash_version, credential_type, credential_id,
+      request_id, position)
   ORDER BY position
   RETURNING id, seq
 ), lines AS (

@@ -3,9 +3,10 @@
  * domain records. Booleans arrive as 0/1 from SQLite and as booleans from PostgreSQL; sequence
  * numbers as numbers or as int8 strings. Every stored amount is parsed by parseStoredAmount.
  */
+import type { CredentialType } from '../../domain/audit.js';
 import { parseStoredAmount } from '../../domain/money/amount.js';
 import type {
-  Account, AccountType, AssetType, Currency, EntryType, JournalEntryView, JournalLineView, NormalBalance, Period, PeriodStatus, UserType,
+  Account, AccountType, AssetType, Currency, EntryHashVersion, EntryType, JournalEntryView, JournalLineView, NormalBalance, Period, PeriodStatus, UserType,
 } from '../../domain/types.js';
 import type { AccountLine, SideAmount, StoredUser } from '../../service/ports/ledger-store.js';
 
@@ -48,6 +49,7 @@ export interface EntryRow {
   metadata: string | null; period_id: string; entry_type: string; reverses_id: string | null;
   reversed_by_id: string | null; created_by: string | null; posted_at: string; currency_id: string;
   entry_number: number | string; override_reason: string | null; previous_hash: string; hash: string;
+  hash_version: number; credential_type: string | null; credential_id: string | null; request_id: string | null;
 }
 
 export interface LineRow {
@@ -111,7 +113,8 @@ export function toUser(row: UserRow): StoredUser {
  */
 export const ENTRY_COLUMNS = `e.seq, e.id, e.entry_date, e.description, e.reference, e.metadata, e.period_id, e.entry_type,
   e.reverses_id, (SELECT r.id FROM journal_entries r WHERE r.reverses_id = e.id) AS reversed_by_id,
-  e.created_by, e.posted_at, e.currency_id, e.entry_number, e.override_reason, e.previous_hash, e.hash`;
+  e.created_by, e.posted_at, e.currency_id, e.entry_number, e.override_reason, e.previous_hash, e.hash,
+  e.hash_version, e.credential_type, e.credential_id, e.request_id`;
 
 /** Every entry carries its chain link (backfilled for entries from before the chain, moved onto the entry by migration 15 / 16). */
 export const ENTRY_FROM = 'journal_entries e';
@@ -145,6 +148,11 @@ export function toEntry(row: EntryRow, lines: readonly LineRow[]): JournalEntryV
     posted_at: row.posted_at,
     currency_id: row.currency_id,
     override_reason: row.override_reason,
+    // Read as stored: verify finds a version changed to one that does not exist by the hash.
+    hash_version: Number(row.hash_version) as EntryHashVersion,
+    credential_type: row.credential_type as CredentialType | null,
+    credential_id: row.credential_id,
+    request_id: row.request_id,
     entry_number: Number(row.entry_number),
     previous_hash: row.previous_hash,
     hash: row.hash,

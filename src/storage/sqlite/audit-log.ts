@@ -1,7 +1,8 @@
 /** The audit log: appending a record and listing them. */
 import type { LedgerReads, LedgerWrites } from '../../service/ports/ledger-store.js';
 import {
-  AUDIT_COLUMNS, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, AUDIT_SELECT, auditRowValues, toAuditRecord,
+  AUDIT_COLUMNS, AUDIT_SELECT, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, auditRowValues, type ListedAuditRow,
+  toAuditRecord, toListedAuditRecord,
 } from '../shared/audit-log.js';
 import { sealsFor } from '../shared/audit-sealing.js';
 import { mapPage, page } from '../shared/paging.js';
@@ -21,9 +22,9 @@ const INSERT_AUDIT_RECORD = `INSERT INTO audit_log (${AUDIT_COLUMNS.join(', ')})
 export function auditReads(q: SqliteQueries) {
   return {
     async listAuditLog(filter, request) {
-      const { sql, params } = auditLogQuery(filter, request, () => '?');
-      const rows = q.all<AuditRow>(sql, ...params);
-      return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toAuditRecord);
+      const { sql, params } = auditLogQuery(filter, request, () => '?', { recordedOnly: filter.recorded_only });
+      const rows = q.all<ListedAuditRow>(sql, ...params);
+      return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toListedAuditRecord);
     },
 
     async listAuditChain(request) {

@@ -15,8 +15,9 @@ import type { PendingWrites } from './pending-writes.js';
 import type { SqliteQueries } from './queries.js';
 
 const INSERT_ENTRY = `INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
-  entry_type, reverses_id, created_by, posted_at, currency_id, override_reason, previous_hash, hash, debit_key, entry_number)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))
+  entry_type, reverses_id, created_by, posted_at, currency_id, override_reason, hash_version, credential_type, credential_id,
+  request_id, previous_hash, hash, debit_key, entry_number)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))
   RETURNING seq, entry_number`;
 
 /**
@@ -84,7 +85,8 @@ export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
       const { seq: entrySeq, entry_number: entryNumber } = q.get<{ seq: number; entry_number: number }>(INSERT_ENTRY,
         entry.id, entry.entry_date, entry.description, entry.reference,
         entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type,
-        entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id, entry.override_reason, previousHash, hash, amountKey(debits))!;
+        entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id, entry.override_reason, entry.hash_version,
+        entry.credential_type, entry.credential_id, entry.request_id, previousHash, hash, amountKey(debits))!;
       for (const line of entry.lines) {
         q.run(INSERT_LINE, entrySeq, line.id, line.account_id, line.account_id, entry.entry_date,
           toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);

@@ -601,4 +601,22 @@ CREATE TRIGGER journal_lines_no_delete BEFORE DELETE ON journal_lines
 BEGIN SELECT RAISE(ABORT, 'journal lines are immutable'); END;
 `,
   },
+  {
+    version: 17,
+    name: 'a posted entry is its own audit record',
+    sql: `
+-- A post appends no audit record: the entry says who posted it (created_by), how they proved it
+-- (credential_type, credential_id) and in which request (request_id), its hash covers them
+-- (hash_version 2, service/entry-hash.ts), and the audit log reads posts from the entries
+-- (docs/audit.md). Entries posted before keep hash version 1 and their records in audit_log, so
+-- they are not read as records a second time. The two indexes serve the log's listing of posts in
+-- log order (posted_at, id): by action (entry_type) and date, and by actor.
+ALTER TABLE journal_entries ADD COLUMN hash_version INTEGER NOT NULL DEFAULT 1 CHECK (hash_version IN (1, 2));
+ALTER TABLE journal_entries ADD COLUMN credential_type TEXT CHECK (credential_type IN ('api_key', 'session'));
+ALTER TABLE journal_entries ADD COLUMN credential_id TEXT;
+ALTER TABLE journal_entries ADD COLUMN request_id TEXT;
+CREATE INDEX journal_entries_audit ON journal_entries(entry_type, posted_at, id) WHERE hash_version = 2;
+CREATE INDEX journal_entries_audit_actor ON journal_entries(created_by, entry_type, posted_at, id) WHERE hash_version = 2;
+`,
+  },
 ];

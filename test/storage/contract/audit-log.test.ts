@@ -1,14 +1,18 @@
 /**
  * Storage contract: the audit log. Records read back exactly as appended; they are listed in log
  * order, (occurred_at, id), newest or oldest first, keyset-paged and filtered by actor, action,
- * target and UTC calendar day; and a record commits or rolls back with the job that wrote it.
+ * target and UTC calendar day; and a record commits or rolls back with the job that wrote it. A
+ * post is its own record, read from its entry and merged into the log (docs/audit.md, "Posts").
  */
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../../src/domain/audit.js';
 import { LedgerError } from '../../../src/domain/errors.js';
 import { auditRecordHash, GENESIS_HASH } from '../../../src/service/entry-hash.js';
 import type { AuditLogFilter } from '../../../src/service/ports/ledger-store.js';
-import { auditRecordFixture, currencyFixture } from './fixtures.js';
+import type { JournalEntry } from '../../../src/domain/types.js';
+import {
+  auditRecordFixture, credit, currencyFixture, debit, EntryFixtures, FIXTURE_TIME, insertBooks, standardBooks,
+} from './fixtures.js';
 import { expectLedgerError, freshStorePerTest, rejectionOf, walkPages } from './support.js';
 
 const ids = (records: readonly { id: string }[]) => records.map((record) => record.id);
@@ -231,6 +235,98 @@ describe('storage contract: the audit log', () => {
       expect(chain.map((link) => link.record.id)).toEqual(ids([auditRecordFixture(1), auditRecordFixture(3)]));
       expect(chain[1]!.previous_hash).toBe(chain[0]!.hash);
       expect(await context.store.write((tx) => tx.sealAuditRecords(10))).toBe(0);
+    });
+  });
+
+  describe('posts, read from their entries', () => {
+    const books = standardBooks();
+    const at = (seconds: number) => new Date(Date.parse(FIXTURE_TIME) + seconds * 1000).toISOString();
+
+    /**
+     * Records and entries interleaved in time: a post through an API key in a request, one by the
+     * local operator on the lock date with a reason, the first one's reversal, a closing entry
+     * (part of its close: no record of its own), and an entry posted before entries said who
+     * posted them (hash version 1: its record, if any, is a row of the log).
+     */
+    const seed = async () => {
+      const fixtures = new EntryFixtures();
+      const sale = fixtures.entry({ date: '2026-01-10', period: books.january, posted_at: at(2), created_by: 'user-ann',
+        credential_type: 'api_key', credential_id: 'key-ann', request_id: 'request-sale', lines: [debit(books.cash, 500), credit(books.sales, 500)] });
+      const late = { ...fixtures.entry({ date: '2026-01-11', period: books.january, posted_at: at(4), created_by: 'local-operator',
+        lines: [debit(books.rent, 70), credit(books.cash, 70)] }), override_reason: 'invoice found late' };
+      const reversal = fixtures.entry({ date: '2026-01-12', period: books.january, posted_at: at(6), created_by: 'user-bob',
+        reverses: sale, credential_type: 'session', credential_id: 'session-bob', request_id: 'request-undo',
+        lines: [debit(books.sales, 500), credit(books.cash, 500)] });
+      const closing = fixtures.entry({ date: '2026-01-31', period: books.january, posted_at: at(8), created_by: 'user-ann', entry_type: 'closing',
+        credential_type: 'api_key', credential_id: 'key-ann', request_id: 'request-close', lines: [debit(books.sales, 0), credit(books.retained, 0)] });
+      const legacy = fixtures.entry({ date: '2026-01-05', period: books.january, posted_at: at(1), created_by: 'user-ann', hash_version: 1,
+        lines: [debit(books.cash, 9), credit(books.sales, 9)] });
+      const records = [
+        auditRecordFixture(1, { actor_id: 'user-ann', action: 'journal_entry.create', target_type: 'journal_entry', target_id: legacy.id, changes: null }),
+        auditRecordFixture(3, { actor_id: 'user-bob' }),
+        auditRecordFixture(5, { actor_id: 'user-ann', target_id: sale.id }),
+        auditRecordFixture(8, { actor_id: 'user-ann', action: 'period.close', target_type: 'period', target_id: books.january.id }),
+      ];
+      const hashes = new Map<string, string>();
+      await context.store.write(async (tx) => {
+        await insertBooks(tx, books);
+        for (const entry of [legacy, sale, late, reversal, closing]) hashes.set(entry.id, (await tx.insertEntry(entry)).hash);
+        for (const record of records) await tx.insertAuditRecord(record);
+      });
+      const hashOf = (entry: JournalEntry) => hashes.get(entry.id)!;
+      const posts = {
+        sale: { id: sale.id, occurred_at: at(2), actor_id: 'user-ann', credential_type: 'api_key', credential_id: 'key-ann', request_id: 'request-sale',
+          action: 'journal_entry.create', target_type: 'journal_entry', target_id: sale.id, changes: null, hash: hashOf(sale) },
+        late: { id: late.id, occurred_at: at(4), actor_id: null, credential_type: null, credential_id: null, request_id: null,
+          action: 'journal_entry.create', target_type: 'journal_entry', target_id: late.id,
+          changes: { override_reason: { old: null, new: 'invoice found late' } }, hash: hashOf(late) },
+        reversal: { id: reversal.id, occurred_at: at(6), actor_id: 'user-bob', credential_type: 'session', credential_id: 'session-bob',
+          request_id: 'request-undo', action: 'journal_entry.reverse', target_type: 'journal_entry', target_id: sale.id,
+          changes: { reversed_by_id: { old: null, new: reversal.id } }, hash: hashOf(reversal) },
+      } satisfies Record<string, AuditRecord>;
+      return { records, posts, sale, legacy, closing };
+    };
+
+    /** Every listed record: a post with its hash (its entry's), a record without (its seal's, set right after commit). */
+    const listed = async (filter: AuditLogFilter, limit = 500) =>
+      (await walkPages((page) => context.store.listAuditLog(filter, page), limit)).items
+        .map((record) => (record.id.startsWith('audit-') ? { ...record, hash: null } : record));
+
+    it('lists each post once, as the record it used to write, merged in log order with the records and paged across both', async () => {
+      const { records, posts } = await seed();
+      const inOrder = [records[0], posts.sale, records[1], posts.late, records[2], posts.reversal, records[3]];
+      for (const limit of [1, 2, 3, 50]) {
+        expect(await listed({ order: 'asc' }, limit), `limit ${limit}`).toEqual(inOrder);
+        expect(await listed({ order: 'desc' }, limit), `limit ${limit}`).toEqual([...inOrder].reverse());
+      }
+    });
+
+    it('filters posts by actor, action, target and day as it filters records', async () => {
+      const { records, posts, sale, legacy, closing } = await seed();
+      const ids = async (filter: AuditLogFilter) => {
+        const asc = (await listed({ ...filter, order: 'asc' }, 2)).map((record) => record.id);
+        expect((await listed({ ...filter, order: 'desc' }, 2)).map((record) => record.id), JSON.stringify(filter)).toEqual([...asc].reverse());
+        return asc;
+      };
+      expect(await ids({ actor_id: 'user-ann' })).toEqual([records[0]!.id, posts.sale.id, records[2]!.id, records[3]!.id]);
+      expect(await ids({ actor_id: 'user-bob' })).toEqual([records[1]!.id, posts.reversal.id]);
+      // The local operator is no user: its posts name no actor.
+      expect(await ids({ actor_id: 'local-operator' })).toEqual([]);
+      expect(await ids({ action: 'journal_entry.create' })).toEqual([records[0]!.id, posts.sale.id, posts.late.id]);
+      expect(await ids({ action: 'journal_entry.reverse' })).toEqual([posts.reversal.id]);
+      expect(await ids({ action: 'account.update' })).toEqual([records[1]!.id, records[2]!.id]);
+      expect(await ids({ target_id: sale.id })).toEqual([posts.sale.id, records[2]!.id, posts.reversal.id]);
+      expect(await ids({ target_id: legacy.id })).toEqual([records[0]!.id]);
+      expect(await ids({ target_id: closing.id })).toEqual([]);
+      expect(await ids({ actor_id: 'user-ann', action: 'journal_entry.create', target_id: sale.id })).toEqual([posts.sale.id]);
+      expect(await ids({ start_date: '2026-01-01', end_date: '2026-01-01' })).toHaveLength(7);
+      expect(await ids({ start_date: '2026-01-02' })).toEqual([]);
+    });
+
+    it('lists only the records written as records when asked (what a copy of the ledger copies)', async () => {
+      const { records } = await seed();
+      expect(await listed({ order: 'asc', recorded_only: true }, 2)).toEqual(records);
+      expect(await listed({ action: 'journal_entry.create', recorded_only: true })).toEqual([records[0]]);
     });
   });
 });

@@ -8,11 +8,11 @@
  * numbered with zero padding (`entry-0007`), so that sorting ids bytewise sorts them in creation
  * order; a test that needs ids out of order gives them explicitly.
  */
-import type { AuditRecord } from '../../../src/domain/audit.js';
+import type { AuditRecord, CredentialType } from '../../../src/domain/audit.js';
 import { entryHash, GENESIS_HASH } from '../../../src/service/entry-hash.js';
 import type { AmountMinor } from '../../../src/domain/money/amount.js';
 import type {
-  Account, AccountType, Currency, EntryType, JournalEntry, JournalEntryView, JournalLine, NormalBalance, Period, Permissions,
+  Account, AccountType, Currency, EntryHashVersion, EntryType, JournalEntry, JournalEntryView, JournalLine, NormalBalance, Period, Permissions,
   Totals,
 } from '../../../src/domain/types.js';
 import type { AccountLine, ApiKeyRecord, EntryPlace, LedgerWrites, NewUserRecord, RefreshTokenRecord } from '../../../src/service/ports/ledger-store.js';
@@ -147,6 +147,11 @@ export interface EntrySpec {
   reverses?: JournalEntry | undefined;
   created_by?: string | null | undefined;
   posted_at?: string | undefined;
+  /** 2 (as posted now: the entry is its own audit record) unless given; 1 as posted before schema version 17 / 18. */
+  hash_version?: EntryHashVersion | undefined;
+  credential_type?: CredentialType | null | undefined;
+  credential_id?: string | null | undefined;
+  request_id?: string | null | undefined;
 }
 
 /**
@@ -189,6 +194,10 @@ export class EntryFixtures {
       posted_at: spec.posted_at ?? `${spec.date}T12:00:00.000Z`,
       currency_id: first.account.currency_id,
       override_reason: null,
+      hash_version: spec.hash_version ?? 2,
+      credential_type: spec.credential_type ?? null,
+      credential_id: spec.credential_id ?? null,
+      request_id: spec.request_id ?? null,
       lines,
     };
   }
