@@ -20,7 +20,7 @@
  *    answer made from its result is stored with it. A failed write rolls back its record with it,
  *    so a corrected retry can act.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { LedgerError, validationError } from '../domain/errors.js';
 import type { IdempotencyRecord, LedgerReads, LedgerTx } from './ports/ledger-store.js';
 
@@ -49,16 +49,45 @@ export class IdempotentReplay extends Error {
 }
 
 /**
- * The request under `key`. Its fingerprint leaves a password out: a fast hash of it kept in the
- * database would undo the slow password hash. A retry that differs only in the password replays
- * the first answer, which never contains it.
+ * The request under `key`: the use case and its input. Its fingerprint leaves a password out: a
+ * fast hash of it kept in the database would undo the slow password hash. A retry that differs only
+ * in the password replays the first answer, which never contains it.
  */
 export function intentOf(principalId: string, key: string, useCase: string, input: unknown): IdempotencyIntent {
   if (key.length < 1 || key.length > 255) {
     throw validationError('Idempotency-Key must be 1 to 255 characters', 'Idempotency-Key');
   }
-  const requestHash = createHash('sha256').update(`${useCase}\n${JSON.stringify(withoutSecrets(input ?? null))}`).digest('hex');
-  return { principalId, key, requestHash };
+  const hash = createHash('sha256').update(`${useCase}\n`);
+  updateCanonical(hash, withoutSecrets(input ?? null));
+  return { principalId, key, requestHash: hash.digest('hex') };
+}
+
+/**
+ * Feeds the JSON of `value` to the hash with every object's keys sorted, piece by piece (a batch's
+ * input is never one string): the same input whatever order a face built its objects in (an MCP
+ * line whose account was named by number, an HTTP body as its client wrote it).
+ */
+function updateCanonical(hash: Hash, value: unknown): void {
+  if (Array.isArray(value)) {
+    hash.update('[');
+    value.forEach((item, index) => {
+      if (index > 0) hash.update(',');
+      updateCanonical(hash, item === undefined ? null : item);
+    });
+    hash.update(']');
+    return;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    hash.update('{');
+    Object.keys(record).filter((name) => record[name] !== undefined).sort().forEach((name, index) => {
+      hash.update(`${index > 0 ? ',' : ''}${JSON.stringify(name)}:`);
+      updateCanonical(hash, record[name]);
+    });
+    hash.update('}');
+    return;
+  }
+  hash.update(JSON.stringify(value));
 }
 
 /** The answer committed under the key, if any, as the committed records stand. */

@@ -115,6 +115,14 @@ describe('the executor', () => {
       .toEqual({ code: 'IDEMPOTENCY_CONFLICT', field: 'Idempotency-Key' });
   });
 
+  it('takes the same input built in another key order for the same request', async () => {
+    const first = await service.execute(USE_CASES.post_journal_entry, { actor: admin, input: sale('14'), idempotencyKey: 'exec-order' });
+    const { lines, description, entry_date } = sale('14');
+    const reordered = { lines: lines.map(({ account_id, ...amount }) => ({ ...amount, account_id })), description, entry_date };
+    expect(await service.execute(USE_CASES.post_journal_entry, { actor: admin, input: reordered, idempotencyKey: 'exec-order' }))
+      .toMatchObject({ kind: 'replayed', data: first.data });
+  });
+
   it('leaves the key free when the write fails, so a corrected retry acts', async () => {
     const unbalanced = { ...sale('5'), lines: [{ account_id: cash, debit_amount: '5' }, { account_id: sales, credit_amount: '4' }] };
     expect((await refusal(service.execute(USE_CASES.post_journal_entry, { actor: admin, input: unbalanced, idempotencyKey: 'exec-2' }))).code)
