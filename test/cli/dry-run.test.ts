@@ -97,8 +97,11 @@ describe('ledger journal-entries create --dry-run', () => {
       .toEqual([['1200-001', '0', '25000'], ['1000', '100000', '105000'], ['4000', '100000', '130000']]);
     const answered = await api.request('POST', '/journal-entries?dry_run=true', invoice());
     expect(answered.status).toBe(200);
-    // The API's caller is another user, so created_by differs; everything else is the same.
-    const sameAuthor = { ...answered.body, data: { ...answered.body.data, entry: { ...answered.body.data.entry, created_by: books.adminId } } };
+    // The API's caller is another user with another key, so who posted it differs, and the command
+    // line posts in no request; everything else is the same.
+    const printedBy = { created_by: books.adminId, credential_id: printed.data.entry.credential_id, request_id: null };
+    expect(answered.body.data.entry.request_id).toEqual(expect.any(String));
+    const sameAuthor = { ...answered.body, data: { ...answered.body.data, entry: { ...answered.body.data.entry, ...printedBy } } };
     expect(withoutIds(printed)).toEqual(withoutIds(sameAuthor));
     expect(await state(db, books)).toEqual(before);
 
