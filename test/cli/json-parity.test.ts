@@ -233,12 +233,15 @@ describe('--json of writes equals what the HTTP API then shows', () => {
     expect(reversal).toEqual(await api.get(`/journal-entries/${reversal.data.id}`));
   });
 
-  it('periods close --preview, apart from the new ids, times and hash of the previewed entry', async () => {
-    // The same caller on both faces, so that created_by agrees.
+  it('periods close --preview, apart from the new ids, times, request and hash of the previewed entry', async () => {
+    // The same caller on both faces, so that created_by and its credential agree; the command line
+    // posts in no request.
     const printed = ledgerJson(['periods', 'close', late2025, '--preview'], { db, apiKey: api.apiKey });
     const answered = await api.request('POST', `/periods/${late2025}/close?preview=true`);
     expect(answered.status).toBe(200);
-    const freshEntry = (entry: any) => ({ ...entry, id: 'new', posted_at: 'now', hash: 'new', lines: entry.lines.map((line: any) => ({ ...line, id: 'new' })) });
+    expect([printed.data.closing_entry.request_id, answered.body.data.closing_entry.request_id]).toEqual([null, expect.any(String)]);
+    const freshEntry = (entry: any) => ({ ...entry, id: 'new', posted_at: 'now', hash: 'new', request_id: 'its own',
+      lines: entry.lines.map((line: any) => ({ ...line, id: 'new' })) });
     const fresh = (body: any) => ({
       ...body.data, closing_entry: freshEntry(body.data.closing_entry), closing_entries: body.data.closing_entries.map(freshEntry),
     });

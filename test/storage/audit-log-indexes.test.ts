@@ -8,7 +8,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatabaseLocation } from '../../src/app/database-location.js';
 import type { AuditLogFilter, PageRequest } from '../../src/service/ports/ledger-store.js';
-import { auditLogQuery } from '../../src/storage/shared/audit-log.js';
 import { auditRecordFixture, credit, debit, EntryFixtures, insertBooks, standardBooks } from './contract/fixtures.js';
 import { rawQuery } from '../helpers/raw-sql.js';
 import { openTestStore, type TestStore } from '../helpers/test-store.js';
@@ -64,9 +63,13 @@ describe('the audit log on indexes', () => {
   afterAll(async () => { await current?.close(); });
 
   const sqlite = () => testBackend() === 'sqlite';
-  const plan = (filter: AuditLogFilter, page: PageRequest = { limit: 50 }) => {
-    const { sql, params } = auditLogQuery(filter, page, (position) => `$${position}`, { limitEachSource: !sqlite() });
-    return planOf(current.location, sql, params);
+  /** The plan of the adapter's own listing query (SQLite's `?` markers numbered, as rawQuery binds them). */
+  const plan = async (filter: AuditLogFilter, page: PageRequest = { limit: 50 }) => {
+    const { auditLogListing } = sqlite()
+      ? await import('../../src/storage/sqlite/audit-log.js') : await import('../../src/storage/postgres/audit-log.js');
+    const { sql, params } = auditLogListing(filter, page);
+    let position = 0;
+    return planOf(current.location, sqlite() ? sql.replace(/\?/g, () => `$${++position}`) : sql, params);
   };
 
   /**

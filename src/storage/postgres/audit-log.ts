@@ -3,7 +3,7 @@
  * transaction's WriteBuffer with its posted entries and are written with them (write-buffer.ts),
  * so they commit or roll back with the job's change.
  */
-import type { LedgerReads, LedgerWrites } from '../../service/ports/ledger-store.js';
+import type { AuditLogFilter, LedgerReads, LedgerWrites, PageRequest } from '../../service/ports/ledger-store.js';
 import {
   AUDIT_SELECT, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, type ListedAuditRow, toAuditRecord, toListedAuditRecord,
 } from '../shared/audit-log.js';
@@ -25,11 +25,19 @@ export const UNSEALED_SINCE = `WITH candidates AS MATERIALIZED (
   SELECT ${AUDIT_SELECT}, pg_snapshot_xmin(pg_current_snapshot())::text AS horizon FROM audit_log WHERE tx >= $1::xid8
 ) SELECT * FROM candidates WHERE hash IS NULL ORDER BY occurred_at, id LIMIT $2`;
 
+/**
+ * A page of the log, the table's records and the posts merged, each source ordered and limited
+ * itself (PostgreSQL merges them with Merge Append only so; test/storage/audit-log-indexes.test.ts
+ * reads its plan).
+ */
+export function auditLogListing(filter: AuditLogFilter, request: PageRequest) {
+  return auditLogQuery(filter, request, (position) => `$${position}`, { recordedOnly: filter.recorded_only, limitEachSource: true });
+}
+
 export function auditReads(q: PgQueries) {
   return {
     async listAuditLog(filter, request) {
-      const { sql, params } = auditLogQuery(filter, request, (position) => `$${position}`,
-        { recordedOnly: filter.recorded_only, limitEachSource: true });
+      const { sql, params } = auditLogListing(filter, request);
       const rows = await q.all<ListedAuditRow & Record<string, unknown>>(sql, ...params);
       return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toListedAuditRecord);
     },

@@ -1,5 +1,5 @@
 /** The audit log: appending a record and listing them. */
-import type { LedgerReads, LedgerWrites } from '../../service/ports/ledger-store.js';
+import type { AuditLogFilter, LedgerReads, LedgerWrites, PageRequest } from '../../service/ports/ledger-store.js';
 import {
   AUDIT_COLUMNS, AUDIT_SELECT, type AuditChainRow, type AuditRow, auditChainQuery, auditLogQuery, auditRowValues, type ListedAuditRow,
   toAuditRecord, toListedAuditRecord,
@@ -19,10 +19,15 @@ const UNSEALED = `SELECT ${AUDIT_SELECT} FROM audit_log
 
 const INSERT_AUDIT_RECORD = `INSERT INTO audit_log (${AUDIT_COLUMNS.join(', ')}) VALUES (${placeholders(AUDIT_COLUMNS.length)})`;
 
+/** A page of the log, the table's records and the posts merged (test/storage/audit-log-indexes.test.ts reads its plan). */
+export function auditLogListing(filter: AuditLogFilter, request: PageRequest) {
+  return auditLogQuery(filter, request, () => '?', { recordedOnly: filter.recorded_only });
+}
+
 export function auditReads(q: SqliteQueries) {
   return {
     async listAuditLog(filter, request) {
-      const { sql, params } = auditLogQuery(filter, request, () => '?', { recordedOnly: filter.recorded_only });
+      const { sql, params } = auditLogListing(filter, request);
       const rows = q.all<ListedAuditRow>(sql, ...params);
       return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toListedAuditRecord);
     },
