@@ -65,10 +65,9 @@ function readsOn(q: PgQueries): LedgerReads {
 
 /** A write transaction's statements as the jobs see them. */
 function txOn(transaction: WriteTransaction, onAuditWritten: () => void): LedgerTx {
-  const { q } = transaction;
-  const reads = transaction.reads({ ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q), ...ratesReads(q) });
-  return { ...reads, ...postingWrites(q, transaction), ...userWrites(q, () => transaction.forgetCredentials()),
-    ...auditWrites(q, transaction, onAuditWritten), ...bankingWrites(q), ...ratesWrites(q) };
+  const reads = readsOn(transaction.q);
+  return { ...reads, ...transaction.remembering(reads), ...postingWrites(transaction.q, transaction), ...userWrites(transaction.q, () => transaction.forgetCredentials()),
+    ...auditWrites(transaction.q, transaction, onAuditWritten), ...bankingWrites(transaction.q), ...ratesWrites(transaction.q) };
 }
 
 interface PgError {

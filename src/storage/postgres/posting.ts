@@ -15,12 +15,14 @@ import type { CurrencyState } from './write-buffer.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** Locks the currency's total for the rest of the transaction (creating its row the first time) and answers it. */
-async function lockCurrency(q: PgQueries, currencyId: string): Promise<CurrencyState> {
+async function lockCurrency(transaction: WriteTransaction, currencyId: string): Promise<CurrencyState> {
   type Locked = { debit_total: string; chain_hash: string | null };
-  let row = await q.get<Locked>(LOCK_CURRENCY_TOTAL, currencyId);
+  let row = await transaction.locks.get<Locked>(LOCK_CURRENCY_TOTAL, currencyId);
   if (!row) {
-    await q.run('INSERT INTO currency_totals (currency_id, debit_total) VALUES ($1, 0) ON CONFLICT (currency_id) DO NOTHING', currencyId);
-    row = (await q.get<Locked>(LOCK_CURRENCY_TOTAL, currencyId))!;
+    // A write of the job (its savepoint first): the currency's first entry ever.
+    await transaction.q.run('INSERT INTO currency_totals (currency_id, debit_total) VALUES ($1, 0) ON CONFLICT (currency_id) DO NOTHING',
+      currencyId);
+    row = (await transaction.locks.get<Locked>(LOCK_CURRENCY_TOTAL, currencyId))!;
   }
   return { total: parseStoredAmount(row.debit_total), head: row.chain_hash ?? GENESIS_HASH };
 }
@@ -86,11 +88,11 @@ export function postingWrites(q: PgQueries, transaction: WriteTransaction) {
       const { buffer } = transaction;
       // The numbers' row first, then the currency's total: one lock order for every post.
       if (buffer.lastNumber === undefined) {
-        buffer.lockedNumbers(Number((await q.get<{ last: string }>(LOCK_ENTRY_NUMBERS))!.last));
+        buffer.lockedNumbers(Number((await transaction.locks.get<{ last: string }>(LOCK_ENTRY_NUMBERS))!.last));
       }
       let currency = buffer.currency(entry.currency_id);
       if (!currency) {
-        currency = await lockCurrency(q, entry.currency_id);
+        currency = await lockCurrency(transaction, entry.currency_id);
         buffer.locked(entry.currency_id, currency);
       }
       // Exact: the currency's row is locked, so no other transaction can add to it or to its chain

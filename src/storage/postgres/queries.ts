@@ -31,14 +31,15 @@ function isRead(sql: string): boolean {
 export class PgQueries {
   /**
    * `locking` is true inside a write transaction: reads that decide a rule then lock what they
-   * read (see LedgerTx in the port). `beforeWrite`, if given, runs before every statement that is
-   * not a SELECT (a write transaction then makes sure the job has a savepoint).
+   * read (see LedgerTx in the port). `beforeStatement`, if given, runs before every statement with
+   * parameters, told whether it only reads (a write transaction then writes what it keeps pending,
+   * and makes sure a job that writes has a savepoint).
    */
   constructor(private readonly executor: PgExecutor, readonly locking: boolean,
-    private readonly beforeWrite?: () => Promise<void>) {}
+    private readonly beforeStatement?: (sql: string, read: boolean) => Promise<void> | undefined) {}
 
   async all<T extends QueryResultRow>(sql: string, ...params: Param[]): Promise<T[]> {
-    if (this.beforeWrite && !isRead(sql)) await this.beforeWrite();
+    if (this.beforeStatement) await this.beforeStatement(sql, isRead(sql));
     return (await this.executor.query<T>({ name: nameOf(sql), text: sql, values: params })).rows;
   }
 
@@ -47,6 +48,7 @@ export class PgQueries {
    * plan depends on the values: a cached generic plan guesses their selectivity.
    */
   async allPlannedEachTime<T extends QueryResultRow>(sql: string, ...params: Param[]): Promise<T[]> {
+    if (this.beforeStatement) await this.beforeStatement(sql, isRead(sql));
     return (await this.executor.query<T>({ text: sql, values: params })).rows;
   }
 
@@ -56,7 +58,7 @@ export class PgQueries {
 
   /** Runs a statement; returns the number of rows it changed. */
   async run(sql: string, ...params: Param[]): Promise<number> {
-    if (this.beforeWrite && !isRead(sql)) await this.beforeWrite();
+    if (this.beforeStatement) await this.beforeStatement(sql, isRead(sql));
     return (await this.executor.query({ name: nameOf(sql), text: sql, values: params })).rowCount ?? 0;
   }
 

@@ -23,13 +23,9 @@ import { entryHash } from '../../service/entry-hash.js';
 import type { EntryPlace } from '../../service/ports/ledger-store.js';
 import { AUDIT_COLUMNS, auditRowValues } from '../shared/audit-log.js';
 import { entryTotalsByAccount } from '../shared/paging.js';
+import { PendingLayer, PendingSet } from '../shared/pending-writes.js';
 import { WORDS_VECTOR, wordsText } from './entry-search.js';
 import type { PgQueries } from './queries.js';
-
-interface Sums {
-  debits: bigint;
-  credits: bigint;
-}
 
 /** A locked currency as the transaction sees it: its debit total and chain head, unwritten entries included. */
 export interface CurrencyState {
@@ -37,90 +33,59 @@ export interface CurrencyState {
   head: string;
 }
 
+/** The tables whose rows a transaction keeps pending: a statement that reads one writes them first. */
+export const POSTGRES_PENDING_TABLES = ['journal_entries', 'journal_lines', 'entry_search', 'currency_totals', 'account_balances',
+  'account_period_totals', 'account_daily_totals', 'entry_numbers', 'audit_log'];
+
 /** Pending entries or audit records past this many are written at once (a long import stays flat in memory). */
 const MAX_PENDING_ROWS = 1000;
 
-const KEY_SEPARATOR = '\u0000';
-
-function addTo(map: Map<string, Sums>, key: string, sums: Sums): void {
-  const sum = map.get(key);
-  if (sum) {
-    sum.debits += sums.debits;
-    sum.credits += sums.credits;
-  } else {
-    map.set(key, { debits: sums.debits, credits: sums.credits });
-  }
+/** A posted entry waiting to be written, with its place in the chain and its debit total. */
+interface EntryRow {
+  entry: JournalEntry;
+  link: EntryPlace;
+  debits: bigint;
 }
 
-/** Sorted, so that every writer touches totals rows in the same order (no lock-order deadlocks). */
-function sorted<T>(map: Map<string, T>): [string, T][] {
-  return [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-class Layer {
-  entries: { entry: JournalEntry; link: EntryPlace; debits: bigint }[] = [];
+class Layer extends PendingLayer<EntryRow, CurrencyState> {
   /** The last entry number given as of this layer, once the transaction holds the numbers' row (undefined: not by this layer). */
   lastNumber: number | undefined;
   audit: AuditRecord[] = [];
   /** Debits added to each currency's total, not written yet. */
   readonly currencyDebits = new Map<string, bigint>();
-  readonly accounts = new Map<string, Sums>();
-  /** Keyed by account id and period id. */
-  readonly periods = new Map<string, Sums>();
-  /** Keyed by account id and entry date. */
-  readonly days = new Map<string, Sums>();
-  /** The currencies this layer locked or posted to, as they stand after it. */
-  readonly currencies = new Map<string, CurrencyState>();
 
-  get empty(): boolean {
-    return this.entries.length === 0 && this.audit.length === 0;
+  override get empty(): boolean {
+    return this.rows.length === 0 && this.audit.length === 0;
   }
 
-  addEntry(entry: JournalEntry, debits: bigint, link: EntryPlace): void {
-    this.entries.push({ entry, link, debits });
+  addEntry(row: EntryRow): void {
+    const { entry, debits } = row;
+    this.rows.push(row);
     this.currencyDebits.set(entry.currency_id, (this.currencyDebits.get(entry.currency_id) ?? 0n) + debits);
-    for (const [accountId, sums] of entryTotalsByAccount(entry.lines)) {
-      addTo(this.accounts, accountId, sums);
-      addTo(this.periods, accountId + KEY_SEPARATOR + entry.period_id, sums);
-      addTo(this.days, accountId + KEY_SEPARATOR + entry.entry_date, sums);
-    }
+    this.totals.addEntry(entry.period_id, entry.entry_date, entryTotalsByAccount(entry.lines));
   }
 
-  /** Takes over a later layer (a job that succeeded): its rows follow this layer's. */
-  absorb(later: Layer): void {
-    for (const row of later.entries) this.entries.push(row);
+  override absorb(later: Layer): void {
+    super.absorb(later);
     for (const record of later.audit) this.audit.push(record);
     for (const [id, debits] of later.currencyDebits) this.currencyDebits.set(id, (this.currencyDebits.get(id) ?? 0n) + debits);
-    for (const [key, sums] of later.accounts) addTo(this.accounts, key, sums);
-    for (const [key, sums] of later.periods) addTo(this.periods, key, sums);
-    for (const [key, sums] of later.days) addTo(this.days, key, sums);
-    for (const [id, state] of later.currencies) this.currencies.set(id, state);
     if (later.lastNumber !== undefined) this.lastNumber = later.lastNumber;
   }
 
   /** After the rows are written: what stays is the currencies' state and the last number (their locks are held until commit). */
-  clearRows(): void {
-    this.entries = [];
+  override clearRows(): void {
+    super.clearRows();
     this.audit = [];
     this.currencyDebits.clear();
-    this.accounts.clear();
-    this.periods.clear();
-    this.days.clear();
   }
 
   /** Writes the layer's rows in one statement; the layer is then empty of rows. */
   async write(q: PgQueries): Promise<void> {
     if (this.empty) return;
-    const entries = this.entries.map((row) => row.entry);
+    const entries = this.rows.map((row) => row.entry);
     const lines = entries.flatMap((entry) => entry.lines.map((line) => ({ entry, line })));
-    const currencies = sorted(this.currencyDebits);
-    const accounts = sorted(this.accounts);
-    const split = ([key, sums]: [string, Sums]) => {
-      const [accountId, second] = key.split(KEY_SEPARATOR) as [string, string];
-      return [accountId, second, sums] as const;
-    };
-    const periods = sorted(this.periods).map(split);
-    const days = sorted(this.days).map(split);
+    const currencies = [...this.currencyDebits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const { accounts, periods, days } = this.totals.rows();
     const audit = this.audit.map(auditRowValues);
     await q.run(WRITE_ROWS,
       entries.map((e) => e.id), entries.map((e) => e.entry_date), entries.map((e) => e.description), entries.map((e) => e.reference),
@@ -130,17 +95,18 @@ class Layer {
       lines.map(({ entry }) => entry.id), lines.map(({ line }) => line.id), lines.map(({ line }) => line.account_id),
       lines.map(({ entry }) => entry.entry_date), lines.map(({ line }) => toDecimalString(line.debit_amount)),
       lines.map(({ line }) => toDecimalString(line.credit_amount)), lines.map(({ line }) => line.description),
-      this.entries.map((row) => row.link.previous_hash), this.entries.map((row) => row.link.hash),
-      this.entries.map((row) => toDecimalString(row.debits)), entries.map((e) => wordsText(entrySearchWords(e))),
+      this.rows.map((row) => row.link.previous_hash), this.rows.map((row) => row.link.hash),
+      this.rows.map((row) => toDecimalString(row.debits)), entries.map((e) => wordsText(entrySearchWords(e))),
       currencies.map(([id]) => id), currencies.map(([, debits]) => toDecimalString(debits)),
       currencies.map(([id]) => this.currencies.get(id)!.head),
-      accounts.map(([id]) => id), accounts.map(([, s]) => toDecimalString(s.debits)), accounts.map(([, s]) => toDecimalString(s.credits)),
-      periods.map(([id]) => id), periods.map(([, period]) => period), periods.map(([, , s]) => toDecimalString(s.debits)),
-      periods.map(([, , s]) => toDecimalString(s.credits)),
-      days.map(([id]) => id), days.map(([, day]) => day), days.map(([, , s]) => toDecimalString(s.debits)),
-      days.map(([, , s]) => toDecimalString(s.credits)),
+      accounts.map((row) => row.accountId), accounts.map((row) => toDecimalString(row.sums.debits)),
+      accounts.map((row) => toDecimalString(row.sums.credits)),
+      periods.map((row) => row.accountId), periods.map((row) => row.second), periods.map((row) => toDecimalString(row.sums.debits)),
+      periods.map((row) => toDecimalString(row.sums.credits)),
+      days.map((row) => row.accountId), days.map((row) => row.second), days.map((row) => toDecimalString(row.sums.debits)),
+      days.map((row) => toDecimalString(row.sums.credits)),
       ...AUDIT_COLUMNS.map((_, column) => audit.map((row) => row[column] ?? null)),
-      this.entries.map((row) => String(row.link.entry_number)), entries.map((e) => e.override_reason),
+      this.rows.map((row) => String(row.link.entry_number)), entries.map((e) => e.override_reason),
       entries.length === 0 ? null : String(this.lastNumber),
       entries.map((e) => String(e.hash_version)), entries.map((e) => e.credential_type), entries.map((e) => e.credential_id),
       entries.map((e) => e.request_id));
@@ -148,29 +114,28 @@ class Layer {
   }
 }
 
-/** The two layers: the group's and the running job's. */
+/** The two layers (storage/shared/pending-writes.ts): the group's and the running job's. */
 export class WriteBuffer {
-  private group = new Layer();
-  private job = new Layer();
+  private readonly layers = new PendingSet(() => new Layer());
 
   /** The currency's state if this transaction holds its lock (taken by a job that has not failed). */
   currency(currencyId: string): CurrencyState | undefined {
-    return this.job.currencies.get(currencyId) ?? this.group.currencies.get(currencyId);
+    return this.layers.currency(currencyId);
   }
 
   /** The last entry number given, if this transaction holds the numbers' row (taken by a job that has not failed). */
   get lastNumber(): number | undefined {
-    return this.job.lastNumber ?? this.group.lastNumber;
+    return this.layers.job.lastNumber ?? this.layers.group.lastNumber;
   }
 
   /** The running job locked the numbers' row, whose last number is `last`. */
   lockedNumbers(last: number): void {
-    this.job.lastNumber = last;
+    this.layers.job.lastNumber = last;
   }
 
   /** The running job locked the currency's total. */
   locked(currencyId: string, state: CurrencyState): void {
-    this.job.currencies.set(currencyId, state);
+    this.layers.job.currencies.set(currencyId, state);
   }
 
   /**
@@ -181,47 +146,43 @@ export class WriteBuffer {
   addEntry(entry: JournalEntry, debits: bigint): EntryPlace {
     const state = this.currency(entry.currency_id)!;
     const link = { previous_hash: state.head, hash: entryHash(entry, state.head), entry_number: this.lastNumber! + 1 };
-    this.job.lastNumber = link.entry_number;
-    this.job.addEntry(entry, debits, link);
-    this.job.currencies.set(entry.currency_id, { total: state.total + debits, head: link.hash });
+    const { job } = this.layers;
+    job.lastNumber = link.entry_number;
+    job.addEntry({ entry, debits, link });
+    job.currencies.set(entry.currency_id, { total: state.total + debits, head: link.hash });
     return link;
   }
 
   addAudit(record: AuditRecord): void {
-    this.job.audit.push(record);
+    this.layers.job.audit.push(record);
   }
 
   /** True when so many rows are pending that they should be written now. */
   get full(): boolean {
-    return this.group.entries.length + this.job.entries.length >= MAX_PENDING_ROWS
-      || this.group.audit.length + this.job.audit.length >= MAX_PENDING_ROWS;
-  }
-
-  get groupEmpty(): boolean {
-    return this.group.empty;
+    const { group, job } = this.layers;
+    return group.rows.length + job.rows.length >= MAX_PENDING_ROWS || group.audit.length + job.audit.length >= MAX_PENDING_ROWS;
   }
 
   get jobEmpty(): boolean {
-    return this.job.empty;
+    return this.layers.job.empty;
   }
 
   writeGroup(q: PgQueries): Promise<void> {
-    return this.group.write(q);
+    return this.layers.group.write(q);
   }
 
   writeJob(q: PgQueries): Promise<void> {
-    return this.job.write(q);
+    return this.layers.job.write(q);
   }
 
   /** The running job succeeded: its rows and locks join the group's. */
   keepJob(): void {
-    this.group.absorb(this.job);
-    this.job = new Layer();
+    this.layers.keepJob();
   }
 
   /** The running job failed: what it added is forgotten. */
   dropJob(): void {
-    this.job = new Layer();
+    this.layers.dropJob();
   }
 }
 

@@ -28,17 +28,11 @@ import type { Period } from '../../domain/types.js';
 import type { LedgerReads } from '../../service/ports/ledger-store.js';
 import type { AccountCache } from '../shared/account-cache.js';
 import type { JobState } from '../shared/errors.js';
+import { PendingTables } from '../shared/pending-writes.js';
 import { type PgExecutor, PgQueries } from './queries.js';
-import { WriteBuffer } from './write-buffer.js';
+import { POSTGRES_PENDING_TABLES, WriteBuffer } from './write-buffer.js';
 
-/** Reads that never see posted rows (the catalog, users, settings): they need not write the buffer first. */
-const READS_OF_UNBUFFERED_TABLES = new Set<string>([
-  'getCurrency', 'listCurrencies', 'getAccount', 'getAccounts', 'listAccounts', 'listSubAccounts', 'allAccounts',
-  'getPeriod', 'findPeriodContaining', 'findOverlappingPeriods', 'listPeriods', 'getSetting', 'allSettings',
-  'getUser', 'getUserWithSession', 'findUserByEmail', 'findUserByApiKeyHash', 'listUsers', 'listStoredUsers', 'allApiKeys', 'countUsers',
-  'countActiveAdmins', 'findRefreshToken', 'recentLoginFailures', 'getIdempotencyRecord', 'credentialsVersion',
-  'getExchangeRate', 'listExchangeRates', 'exchangeRatesThrough',
-]);
+const PENDING_TABLES = new PendingTables(POSTGRES_PENDING_TABLES);
 
 /** A statement failed with no savepoint to roll back to: the group is run again, carefully. */
 export class RunCarefully extends Error {
@@ -53,8 +47,16 @@ export class WriteTransaction {
   readonly job: JobState = { failure: undefined };
   /** The transaction's own statements (control, the buffer's writes). */
   private readonly own: PgQueries;
-  /** The jobs' statements: a savepoint and the pending rows before the first write. */
+  /**
+   * The jobs' statements: a read of a pending table (POSTGRES_PENDING_TABLES) first writes what is
+   * pending; a job's first write first takes its savepoint and writes the pending rows.
+   */
   readonly q: PgQueries;
+  /**
+   * The locks the buffer itself keeps track of (the entry numbers' row, a currency's total): taken
+   * without writing what is pending, which they neither read nor change.
+   */
+  readonly locks: PgQueries;
   private savepoint = false;
   /** Why the transaction cannot go on (a statement failed while the job had no savepoint). */
   private unrecoverable: unknown;
@@ -74,7 +76,11 @@ export class WriteTransaction {
       },
     } as PgExecutor;
     this.own = new PgQueries(executor, true);
-    this.q = new PgQueries(executor, true, () => this.beforeWrite());
+    this.locks = this.own;
+    this.q = new PgQueries(executor, true, (sql, read) => {
+      if (!read) return this.beforeWrite();
+      return PENDING_TABLES.touchedBy(sql) ? this.flush() : undefined;
+    });
   }
 
   async begin(): Promise<void> {
@@ -174,29 +180,20 @@ export class WriteTransaction {
   }
 
   /**
-   * The jobs' view of the transaction: reads of posted data first write what is pending (a job
-   * reads its own and earlier jobs' entries), accounts and locked periods come from memory when
-   * this transaction has read them already.
+   * The jobs' reads with what this transaction remembers: accounts and locked periods come from
+   * memory when it has read them already, and the credentials version is the one read as it began.
    */
-  reads(reads: LedgerReads): LedgerReads {
-    const wrapped: Record<string, unknown> = { ...reads };
-    for (const [name, method] of Object.entries(reads)) {
-      if (typeof method !== 'function' || READS_OF_UNBUFFERED_TABLES.has(name)) continue;
-      wrapped[name] = async (...args: unknown[]) => {
-        await this.flush();
-        return (method as (...a: unknown[]) => Promise<unknown>)(...args);
-      };
-    }
-    const { getAccounts, findPeriodContaining, credentialsVersion } = reads;
-    wrapped.getAccounts = (ids: readonly string[]) => this.accounts.getAccounts(ids, getAccounts);
-    wrapped.credentialsVersion = () => this.credentialsVersion(credentialsVersion);
-    wrapped.findPeriodContaining = async (date: string) => {
-      const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
-      if (known) return known;
-      const period = await findPeriodContaining(date);
-      if (period && period.start_date <= date && date <= period.end_date) this.periods.push(period);
-      return period;
+  remembering(reads: LedgerReads): Pick<LedgerReads, 'getAccounts' | 'findPeriodContaining' | 'credentialsVersion'> {
+    return {
+      getAccounts: (ids) => this.accounts.getAccounts(ids, reads.getAccounts),
+      credentialsVersion: () => this.credentialsVersion(reads.credentialsVersion),
+      findPeriodContaining: async (date) => {
+        const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
+        if (known) return known;
+        const period = await reads.findPeriodContaining(date);
+        if (period && period.start_date <= date && date <= period.end_date) this.periods.push(period);
+        return period;
+      },
     };
-    return wrapped as unknown as LedgerReads;
   }
 }

@@ -91,9 +91,8 @@ export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
         q.run(INSERT_LINE, entrySeq, line.id, line.account_id, line.account_id, entry.entry_date,
           toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
       }
-      pending.addWords(entrySeq, wordsText(entrySearchWords(entry)));
       pending.addEntry(entry.currency_id, { total: currencyTotal, head: hash }, entry.period_id, entry.entry_date,
-        entryTotalsByAccount(entry.lines));
+        entryTotalsByAccount(entry.lines), [entrySeq, wordsText(entrySearchWords(entry))]);
       return { previous_hash: previousHash, hash, entry_number: entryNumber };
     },
 

@@ -4,10 +4,21 @@ import type Database from 'better-sqlite3';
 export type Param = string | number | bigint | null;
 
 export class SqliteQueries {
-  private readonly cache = new Map<string, Database.Statement>();
-  constructor(readonly db: Database.Database) {}
+  /**
+   * `beforeStatement`, if given, runs before every statement (a write transaction writes what it
+   * keeps pending first when the statement touches a pending table); `cache` is shared by the
+   * runners of one connection.
+   */
+  constructor(readonly db: Database.Database, private readonly beforeStatement?: (sql: string) => void,
+    private readonly cache = new Map<string, Database.Statement>()) {}
+
+  /** A runner on the same connection and statements that calls `before` before every statement. */
+  withHook(before: (sql: string) => void): SqliteQueries {
+    return new SqliteQueries(this.db, before, this.cache);
+  }
 
   statement(sql: string): Database.Statement {
+    this.beforeStatement?.(sql);
     let statement = this.cache.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

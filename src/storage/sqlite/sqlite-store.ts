@@ -20,11 +20,12 @@ import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/led
 import { AccountCache } from '../shared/account-cache.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
+import { PendingTables } from '../shared/pending-writes.js';
 import { auditReads, auditWrites } from './audit-log.js';
 import { bankingReads, bankingWrites } from './banking.js';
 import { ratesReads, ratesWrites } from './exchange-rates.js';
 import { ledgerReads } from './ledger-reads.js';
-import { flushedReads, PendingWrites } from './pending-writes.js';
+import { PendingWrites, SQLITE_PENDING_TABLES } from './pending-writes.js';
 import { postingWrites } from './posting.js';
 import { SqliteQueries } from './queries.js';
 import { MIGRATIONS } from './schema.js';
@@ -152,16 +153,16 @@ function forgetting<A extends unknown[], R>(memo: { clear(): void }, write: (...
 }
 
 /**
- * The write transaction's view: reads of totals and words first write the pending ones (pending-writes.ts),
- * and accounts and periods are remembered until the transaction ends or changes one (see GroupCommit).
+ * The write transaction's view: accounts and periods are remembered until the transaction ends or
+ * changes one (see GroupCommit). What it keeps pending (pending-writes.ts) is written by `q` before
+ * any statement that touches a pending table, so every read sees it (the port's rule).
  */
 function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, periods: PeriodMemo,
   onAuditWritten: () => void): LedgerTx {
   const reads = readsOn(q);
   const writes = postingWrites(q, pending);
   return {
-    ...reads, ...flushedReads(reads, pending), ...writes, ...userWrites(q), ...auditWrites(q, onAuditWritten), ...bankingWrites(q),
-    ...ratesWrites(q),
+    ...reads, ...writes, ...userWrites(q), ...auditWrites(q, onAuditWritten), ...bankingWrites(q), ...ratesWrites(q),
     getAccounts: (ids) => accounts.getAccounts(ids, reads.getAccounts),
     insertAccount: forgetting(accounts, writes.insertAccount),
     updateAccount: forgetting(accounts, writes.updateAccount),
@@ -302,8 +303,12 @@ class SqliteGroup implements GroupTransaction {
   private readonly control: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit', Database.Statement>;
 
   constructor(private readonly writer: Sqlite) {
-    const q = new SqliteQueries(writer);
-    this.pending = new PendingWrites(q);
+    const own = new SqliteQueries(writer);
+    this.pending = new PendingWrites(own);
+    const pendingTables = new PendingTables(SQLITE_PENDING_TABLES);
+    const q = own.withHook((sql) => {
+      if (pendingTables.touchedBy(sql)) this.pending.write();
+    });
     this.tx = guardedTransaction(txOn(q, this.pending, this.accounts, this.periods, () => { this.auditWritten = true; }),
       translateError, this.job);
     this.control = {

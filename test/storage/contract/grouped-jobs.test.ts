@@ -83,6 +83,25 @@ describe('storage contract: jobs committed together', () => {
     await expectUnbrokenChain();
   });
 
+  it('shows every read of the totals inside a job the posts before it, whichever totals it reads (daily, by period, all time)', async () => {
+    const kept = [sale(1, '2026-02-10'), sale(2, '2026-02-11'), sale(4, '2026-02-11')];
+    const seen: unknown[] = [];
+    const outcomes = await Promise.allSettled([
+      context.store.write((tx) => tx.insertEntry(kept[0]!)),
+      context.store.write((tx) => tx.insertEntry(kept[1]!)),
+      context.store.write(async (tx) => {
+        await tx.insertEntry(kept[2]!);
+        // Each read on its own, in this order: the first read must not be the one that makes the others right.
+        const days = await tx.accountDailyTotals([books.cash.id], { start_date: '2026-02-01', end_date: '2026-02-28' });
+        seen.push(days.map((day) => [day.entry_date, day.debit_total]));
+        seen.push((await tx.accountTotals({ period_id: books.february.id, account_ids: [books.cash.id] })).get(books.cash.id)?.debit_total);
+        seen.push((await tx.allCurrencyDebitTotals()).get(books.usd.id));
+      }),
+    ]);
+    expect(outcomes.map(statusOf)).toEqual(['ok', 'ok', 'ok']);
+    expect(seen).toEqual([[['2026-02-10', 1n], ['2026-02-11', 6n]], 7n, 7n]);
+  });
+
   it('finds an earlier job\'s entries by their words inside a later job, and forgets a failed job\'s words', async () => {
     const find = async (tx: Pick<LedgerReads, 'listEntries'>, query: string) =>
       (await tx.listEntries({ words: queryWords(query) }, 'asc', { limit: 10 })).items.map((entry) => entry.id);
