@@ -33,22 +33,23 @@ async function commitElsewhere(): Promise<void> {
 
 /** The reads a report sees, with the other process's commit landing right after the chart of accounts is read. */
 function interleaved(reads: LedgerReads): LedgerReads {
-  return {
-    ...reads,
+  // The store's reads are methods of its class: the wrapper inherits them and overrides one.
+  return Object.assign(Object.create(reads) as LedgerReads, {
     async allAccounts() {
       const accounts = await reads.allAccounts();
       await commitElsewhere();
       return accounts;
     },
-  };
+  });
 }
 
 /** The store as the service sees it: `read()` is the real snapshot, or (to show the test can fail) none at all. */
 function storeWithInterleaving(store: LedgerStore, snapshot: boolean): LedgerStore {
-  return {
-    ...store,
-    read: snapshot ? (work) => store.read((reads) => work(interleaved(reads))) : (work) => work(interleaved(store)),
-  };
+  return Object.assign(Object.create(store) as LedgerStore, {
+    read: snapshot
+      ? <T>(work: (reads: LedgerReads) => Promise<T>) => store.read((reads) => work(interleaved(reads)))
+      : <T>(work: (reads: LedgerReads) => Promise<T>) => work(interleaved(store)),
+  });
 }
 
 async function open(): Promise<LedgerStore> {

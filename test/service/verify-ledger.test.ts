@@ -58,9 +58,8 @@ describe('verifyLedger', () => {
     const seen: string[] = [];
     const recorder: CheckDefinition = { name: 'recorder', description: 'records the entries it sees', create: () => ({ entry: (entry) => { seen.push(entry.id); } }) };
     const limits: number[] = [];
-    const result = await run(service.ctx.store, [...LEDGER_CHECKS, recorder], (reads) => ({
-      ...reads,
-      listEntriesInPostingOrder: (page) => {
+    const result = await run(service.ctx.store, [...LEDGER_CHECKS, recorder], (reads) => Object.assign(Object.create(reads) as typeof reads, {
+      listEntriesInPostingOrder: (page: Parameters<LedgerReads['listEntriesInPostingOrder']>[0]) => {
         limits.push(page.limit);
         return reads.listEntriesInPostingOrder(page);
       },
@@ -95,9 +94,8 @@ describe('verifyLedger', () => {
   it('reads one snapshot: an entry another process commits between the scan and the totals changes nothing', async () => {
     // The commit lands after every entry has been read and before the maintained totals are.
     let committed = 0;
-    const commitBeforeTotals = (reads: LedgerReads): LedgerReads => ({
-      ...reads,
-      async accountTotals(query) {
+    const commitBeforeTotals = (reads: LedgerReads): LedgerReads => Object.assign(Object.create(reads) as LedgerReads, {
+      async accountTotals(query: Parameters<LedgerReads['accountTotals']>[0]) {
         if (committed === 0) {
           committed += 1;
           await other.postJournalEntry(LOCAL_OPERATOR, {

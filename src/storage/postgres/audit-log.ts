@@ -11,6 +11,9 @@ import { sealsFor } from '../shared/audit-sealing.js';
 import { mapPage, page } from '../shared/paging.js';
 import type { PgQueries } from './queries.js';
 import type { WriteTransaction } from './write-transaction.js';
+import type { AuditRecord } from '../../domain/audit.js';
+import type { SealedAuditRecord } from '../../service/ports/audit-store.js';
+import type { StorePage } from '../../service/ports/store-pages.js';
 
 const SEAL_LOCK = "hashtext('ledger.audit-seal')";
 
@@ -34,61 +37,63 @@ export function auditLogListing(filter: AuditLogFilter, request: PageRequest) {
   return auditLogQuery(filter, request, (position) => `$${position}`, { recordedOnly: filter.recorded_only, limitEachSource: true });
 }
 
-export function auditReads(q: PgQueries) {
-  return {
-    async listAuditLog(filter, request) {
-      const { sql, params } = auditLogListing(filter, request);
-      const rows = await q.all<ListedAuditRow & Record<string, unknown>>(sql, ...params);
-      return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toListedAuditRecord);
-    },
+export abstract class PostgresAuditReads implements Partial<LedgerReads> {
+  declare readonly q: PgQueries;
 
-    async listAuditChain(request) {
-      const rows = await q.all<AuditChainRow & Record<string, unknown>>(auditChainQuery((position) => `$${position}`),
-        String(request.after?.[0] ?? 0), request.limit + 1);
-      return mapPage(page(rows, request.limit, (row) => [row.position]), (row) => ({
-        record: toAuditRecord({ ...row, hash: row.seal_hash }), position: row.position, previous_hash: row.previous_hash, hash: row.seal_hash,
-      }));
-    },
+  async listAuditLog(filter: AuditLogFilter, request: PageRequest): Promise<StorePage<AuditRecord>> {
+    const { sql, params } = auditLogListing(filter, request);
+    const rows = await this.q.all<ListedAuditRow & Record<string, unknown>>(sql, ...params);
+    return mapPage(page(rows, request.limit, (row) => [row.occurred_at, row.id]), toListedAuditRecord);
+  }
 
-    async countAuditRecords() {
-      return (await q.get<{ records: number; sealed: number }>(
-        'SELECT (SELECT count(*) FROM audit_log) AS records, (SELECT count(*) FROM audit_seals) AS sealed'))!;
-    },
-  } satisfies Partial<LedgerReads>;
+  async listAuditChain(request: PageRequest): Promise<StorePage<SealedAuditRecord>> {
+    const rows = await this.q.all<AuditChainRow & Record<string, unknown>>(auditChainQuery((position) => `$${position}`),
+      String(request.after?.[0] ?? 0), request.limit + 1);
+    return mapPage(page(rows, request.limit, (row) => [row.position]), (row) => ({
+      record: toAuditRecord({ ...row, hash: row.seal_hash }), position: row.position, previous_hash: row.previous_hash, hash: row.seal_hash,
+    }));
+  }
+
+  async countAuditRecords(): Promise<{ records: number; sealed: number; }> {
+    return (await this.q.get<{ records: number; sealed: number }>(
+      'SELECT (SELECT count(*) FROM audit_log) AS records, (SELECT count(*) FROM audit_seals) AS sealed'))!;
+  }
 }
 
 /** `onAuditWritten` tells the group commit to seal the records once they commit. */
-export function auditWrites(q: PgQueries, transaction: WriteTransaction, onAuditWritten: () => void) {
-  return {
-    async insertAuditRecord(record) {
-      onAuditWritten();
-      transaction.buffer.addAudit(record);
-      if (transaction.buffer.full) await transaction.flush();
-    },
+export abstract class PostgresAuditWrites implements Partial<LedgerWrites> {
+  declare readonly q: PgQueries;
+  declare readonly transaction: WriteTransaction;
+  declare readonly onAuditWritten: () => void;
 
-    async sealAuditRecords(limit, options) {
-      // One sealer at a time, whichever process. The seal after a commit does not wait for another
-      // process's sealer (it would hold up every post queued behind it): it tries again later.
-      if (options?.unlessBusy) {
-        const free = await q.get<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${SEAL_LOCK}) AS locked`);
-        if (!free!.locked) return undefined;
-      } else {
-        await q.run(`SELECT pg_advisory_xact_lock(${SEAL_LOCK})`);
-      }
-      const head = await q.get<{ position: number; hash: string; horizon: string | null }>(
-        'SELECT position, hash, horizon::text AS horizon FROM audit_seals ORDER BY position DESC LIMIT 1');
-      const since = head?.horizon ?? '0';
-      const rows = await q.allPlannedEachTime<AuditRow & { horizon: string } & Record<string, unknown>>(UNSEALED_SINCE, since, limit);
-      if (rows.length === 0) return 0;
-      // Every record of a transaction older than the oldest one running at the query's snapshot
-      // was visible to it, so is sealed now, unless the batch was cut short at `limit`.
-      const horizon = rows.length < limit ? rows[0]!.horizon : since;
-      const seals = sealsFor(rows.map(toAuditRecord), head);
-      await q.run(`INSERT INTO audit_seals (position, occurred_at, id, previous_hash, hash, horizon)
-        SELECT *, $6::xid8 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])`,
-      seals.map((seal) => String(seal.position)), seals.map((seal) => seal.occurred_at), seals.map((seal) => seal.id),
-      seals.map((seal) => seal.previous_hash), seals.map((seal) => seal.hash), horizon);
-      return rows.length;
-    },
-  } satisfies Partial<LedgerWrites>;
+  async insertAuditRecord(record: AuditRecord): Promise<void> {
+    this.onAuditWritten();
+    this.transaction.buffer.addAudit(record);
+    if (this.transaction.buffer.full) await this.transaction.flush();
+  }
+
+  async sealAuditRecords(limit: number, options: { unlessBusy?: boolean; } | undefined): Promise<number | undefined> {
+    // One sealer at a time, whichever process. The seal after a commit does not wait for another
+    // process's sealer (it would hold up every post queued behind it): it tries again later.
+    if (options?.unlessBusy) {
+      const free = await this.q.get<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${SEAL_LOCK}) AS locked`);
+      if (!free!.locked) return undefined;
+    } else {
+      await this.q.run(`SELECT pg_advisory_xact_lock(${SEAL_LOCK})`);
+    }
+    const head = await this.q.get<{ position: number; hash: string; horizon: string | null }>(
+      'SELECT position, hash, horizon::text AS horizon FROM audit_seals ORDER BY position DESC LIMIT 1');
+    const since = head?.horizon ?? '0';
+    const rows = await this.q.allPlannedEachTime<AuditRow & { horizon: string } & Record<string, unknown>>(UNSEALED_SINCE, since, limit);
+    if (rows.length === 0) return 0;
+    // Every record of a transaction older than the oldest one running at the query's snapshot
+    // was visible to it, so is sealed now, unless the batch was cut short at `limit`.
+    const horizon = rows.length < limit ? rows[0]!.horizon : since;
+    const seals = sealsFor(rows.map(toAuditRecord), head);
+    await this.q.run(`INSERT INTO audit_seals (position, occurred_at, id, previous_hash, hash, horizon)
+      SELECT *, $6::xid8 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+    seals.map((seal) => String(seal.position)), seals.map((seal) => seal.occurred_at), seals.map((seal) => seal.id),
+    seals.map((seal) => seal.previous_hash), seals.map((seal) => seal.hash), horizon);
+    return rows.length;
+  }
 }

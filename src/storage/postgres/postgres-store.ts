@@ -20,18 +20,20 @@
  */
 import pg from 'pg';
 import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
+import type { Account, Period } from '../../domain/types.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
-import { auditReads, auditWrites } from './audit-log.js';
-import { bankingReads, bankingWrites } from './banking.js';
-import { ratesReads, ratesWrites } from './exchange-rates.js';
-import { ledgerReads } from './ledger-reads.js';
-import { postingWrites } from './posting.js';
+import { mixConcerns } from '../shared/concerns.js';
+import { PostgresAuditReads, PostgresAuditWrites } from './audit-log.js';
+import { PostgresBankingReads, PostgresBankingWrites } from './banking.js';
+import { PostgresRatesReads, PostgresRatesWrites } from './exchange-rates.js';
+import { PostgresBooksReads } from './ledger-reads.js';
+import { PostgresBooksWrites } from './posting.js';
 import { type PgExecutor, PgQueries } from './queries.js';
 import { POSTGRES_MIGRATIONS } from './schema.js';
-import { userReads, userWrites } from './users.js';
+import { PostgresCredentialReads, PostgresCredentialWrites } from './users.js';
 import { AccountCache } from '../shared/account-cache.js';
 import { RunCarefully, WriteTransaction } from './write-transaction.js';
 
@@ -59,16 +61,43 @@ const TYPES = {
 
 const MIGRATION_LOCK = "hashtext('ledger.migrations')";
 
-function readsOn(q: PgQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q), ...ratesReads(q) };
+/** The store's reads on the pool or one connection, every concern's (one file each) in one class. */
+interface PostgresReads extends PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads {}
+class PostgresReads implements LedgerReads {
+  constructor(readonly q: PgQueries) {}
 }
+mixConcerns(PostgresReads, [PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads]);
 
-/** A write transaction's statements as the jobs see them. */
-function txOn(transaction: WriteTransaction, onAuditWritten: () => void): LedgerTx {
-  const reads = readsOn(transaction.q);
-  return { ...reads, ...transaction.remembering(reads), ...postingWrites(transaction.q, transaction), ...userWrites(transaction.q, () => transaction.forgetCredentials()),
-    ...auditWrites(transaction.q, transaction, onAuditWritten), ...bankingWrites(transaction.q), ...ratesWrites(transaction.q) };
+/**
+ * A write transaction as the jobs see it: the reads and every concern's writes through the
+ * transaction's statement runner (write-transaction.ts: what is pending is written before a
+ * statement that touches it), with the accounts, locked periods and credentials version it
+ * remembers.
+ */
+interface PostgresTransaction extends PostgresBooksWrites, PostgresCredentialWrites, PostgresAuditWrites, PostgresBankingWrites,
+  PostgresRatesWrites {}
+class PostgresTransaction extends PostgresReads implements LedgerTx {
+  readonly credentialsChanged: () => void;
+
+  constructor(readonly transaction: WriteTransaction, readonly onAuditWritten: () => void) {
+    super(transaction.q);
+    this.credentialsChanged = () => transaction.forgetCredentials();
+  }
+
+  override getAccounts(ids: readonly string[]): Promise<Map<string, Account>> {
+    return this.transaction.getAccounts(ids, (missing) => super.getAccounts(missing));
+  }
+
+  override findPeriodContaining(date: string): Promise<Period | undefined> {
+    return this.transaction.findPeriodContaining(date, (day) => super.findPeriodContaining(day));
+  }
+
+  override credentialsVersion(): Promise<string> {
+    return this.transaction.credentialsVersion(() => super.credentialsVersion());
+  }
 }
+mixConcerns(PostgresTransaction, [PostgresBooksWrites, PostgresCredentialWrites, PostgresAuditWrites, PostgresBankingWrites,
+  PostgresRatesWrites]);
 
 interface PgError {
   code?: string;
@@ -207,36 +236,45 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: TYPES });
   // An idle connection that the server drops must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const writes = new GroupCommit(new PostgresGroups(pool));
-  return {
-    ...readsOn(new PgQueries(pool, false)),
+  return new PostgresStore(pool);
+}
 
-    write: (work) => writes.enqueue(work),
+/** The store: reads on the pool, `read()` snapshots on one pooled connection, writes through the one write queue. */
+class PostgresStore extends PostgresReads implements LedgerStore {
+  private readonly writes: GroupCommit;
 
-    async read(work) {
-      const connection = await pool.connect();
-      try {
-        await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-        const result = await work(readsOn(new PgQueries(connection, false)));
-        await connection.query('COMMIT');
-        return result;
-      } catch (error) {
-        await connection.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        connection.release();
-      }
-    },
+  constructor(private readonly pool: pg.Pool) {
+    super(new PgQueries(pool, false));
+    this.writes = new GroupCommit(new PostgresGroups(pool));
+  }
 
-    async ping() {
-      return (await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one === 1;
-    },
+  write<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T> {
+    return this.writes.enqueue(work);
+  }
 
-    async close() {
-      await writes.drain();
-      await pool.end();
-    },
-  };
+  async read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T> {
+    const connection = await this.pool.connect();
+    try {
+      await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      const result = await work(new PostgresReads(new PgQueries(connection, false)));
+      await connection.query('COMMIT');
+      return result;
+    } catch (error) {
+      await connection.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      connection.release();
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    return (await this.pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one === 1;
+  }
+
+  async close(): Promise<void> {
+    await this.writes.drain();
+    await this.pool.end();
+  }
 }
 
 const MAX_JOBS_PER_COMMIT = 256;
@@ -294,7 +332,7 @@ class PostgresGroup implements GroupTransaction {
   auditWritten = false;
 
   constructor(private readonly connection: pg.PoolClient, private readonly transaction: WriteTransaction) {
-    this.tx = guardedTransaction(txOn(transaction, () => { this.auditWritten = true; }), translateError, transaction.job);
+    this.tx = guardedTransaction(new PostgresTransaction(transaction, () => { this.auditWritten = true; }), translateError, transaction.job);
   }
 
   get job() {

@@ -13,6 +13,8 @@ import { entryDebitTotal } from '../shared/paging.js';
 import type { PgQueries } from './queries.js';
 import type { CurrencyState } from './write-buffer.js';
 import type { WriteTransaction } from './write-transaction.js';
+import type { Account, Currency, JournalEntry, Period } from '../../domain/types.js';
+import type { EntryPlace } from '../../service/ports/books-store.js';
 
 /** Locks the currency's total for the rest of the transaction (creating its row the first time) and answers it. */
 async function lockCurrency(transaction: WriteTransaction, currencyId: string): Promise<CurrencyState> {
@@ -36,86 +38,87 @@ const LOCK_CURRENCY_TOTAL = 'SELECT debit_total::text AS debit_total, chain_hash
 /** The last entry number given, locked until the transaction ends (numbers follow commit order, without gaps). */
 const LOCK_ENTRY_NUMBERS = 'SELECT last_number::text AS last FROM entry_numbers FOR UPDATE';
 
-export function postingWrites(q: PgQueries, transaction: WriteTransaction) {
-  return {
-    async insertCurrency(currency) {
-      await q.run(`INSERT INTO currencies (id, code, name, symbol, asset_scale, asset_type, caip19_id, created_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, currency.id, currency.code, currency.name, currency.symbol,
-      currency.asset_scale, currency.asset_type, currency.caip19_id, currency.created_at);
-    },
+export abstract class PostgresBooksWrites implements Partial<LedgerWrites> {
+  declare readonly q: PgQueries;
+  declare readonly transaction: WriteTransaction;
 
-    async updateCurrency(id, changes) {
-      await q.update('currencies', id, changes);
-    },
+  async insertCurrency(currency: Currency): Promise<void> {
+    await this.q.run(`INSERT INTO currencies (id, code, name, symbol, asset_scale, asset_type, caip19_id, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, currency.id, currency.code, currency.name, currency.symbol,
+    currency.asset_scale, currency.asset_type, currency.caip19_id, currency.created_at);
+  }
 
-    async insertAccount(account) {
-      transaction.forget();
-      await q.run(`INSERT INTO accounts (id, account_number, name, currency_id, account_type, normal_balance,
-        has_subledger, parent_id, entity_id, xbrl_tag, is_active, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      account.id, account.account_number, account.name, account.currency_id, account.account_type,
-      account.normal_balance, account.has_subledger, account.parent_id, account.entity_id, account.xbrl_tag,
-      account.is_active, account.created_at);
-    },
+  async updateCurrency(id: string, changes: Partial<Pick<Currency, "symbol" | "name">>): Promise<void> {
+    await this.q.update('currencies', id, changes);
+  }
 
-    async updateAccount(id, changes) {
-      transaction.forget();
-      await q.update('accounts', id, changes);
-    },
+  async insertAccount(account: Account): Promise<void> {
+    this.transaction.forget();
+    await this.q.run(`INSERT INTO accounts (id, account_number, name, currency_id, account_type, normal_balance,
+      has_subledger, parent_id, entity_id, xbrl_tag, is_active, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    account.id, account.account_number, account.name, account.currency_id, account.account_type,
+    account.normal_balance, account.has_subledger, account.parent_id, account.entity_id, account.xbrl_tag,
+    account.is_active, account.created_at);
+  }
 
-    async insertPeriod(period) {
-      transaction.forget();
-      await q.run(`INSERT INTO periods (id, name, start_date, end_date, status, closed_at, closed_by, closing_entry_id, created_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, period.id, period.name, period.start_date, period.end_date, period.status,
-      period.closed_at, period.closed_by, period.closing_entry_id, period.created_at);
-    },
+  async updateAccount(id: string, changes: Partial<Pick<Account, "name" | "is_active" | "xbrl_tag">>): Promise<void> {
+    this.transaction.forget();
+    await this.q.update('accounts', id, changes);
+  }
 
-    async updatePeriod(id, changes) {
-      transaction.forget();
-      await q.update('periods', id, changes);
-    },
+  async insertPeriod(period: Period): Promise<void> {
+    this.transaction.forget();
+    await this.q.run(`INSERT INTO periods (id, name, start_date, end_date, status, closed_at, closed_by, closing_entry_id, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, period.id, period.name, period.start_date, period.end_date, period.status,
+    period.closed_at, period.closed_by, period.closing_entry_id, period.created_at);
+  }
 
-    async deletePeriod(id) {
-      transaction.forget();
-      await q.run('DELETE FROM periods WHERE id = $1', id);
-    },
+  async updatePeriod(id: string, changes: Partial<Pick<Period, "status" | "closed_at" | "closed_by" | "closing_entry_id">>): Promise<void> {
+    this.transaction.forget();
+    await this.q.update('periods', id, changes);
+  }
 
-    async deleteAccount(id) {
-      transaction.forget();
-      await q.run('DELETE FROM accounts WHERE id = $1', id);
-    },
+  async deletePeriod(id: string): Promise<void> {
+    this.transaction.forget();
+    await this.q.run('DELETE FROM periods WHERE id = $1', id);
+  }
 
-    async insertEntry(entry) {
-      const { buffer } = transaction;
-      // The numbers' row first, then the currency's total: one lock order for every post.
-      if (buffer.lastNumber === undefined) {
-        buffer.lockedNumbers(Number((await transaction.locks.get<{ last: string }>(LOCK_ENTRY_NUMBERS))!.last));
-      }
-      let currency = buffer.currency(entry.currency_id);
-      if (!currency) {
-        currency = await lockCurrency(transaction, entry.currency_id);
-        buffer.locked(entry.currency_id, currency);
-      }
-      // Exact: the currency's row is locked, so no other transaction can add to it or to its chain
-      // meanwhile. A refused entry fails its job, and what the job added is forgotten.
-      const debits = entryDebitTotal(entry.lines);
-      if (currency.total + debits > MAX_AMOUNT) throw currencyTotalOverflow();
-      const link = buffer.addEntry(entry, debits);
-      // A reversal is written at once: the database refuses a second reversal of an entry (a
-      // unique constraint), and the refusal must reach the job that posts it.
-      if (buffer.full || entry.reverses_id !== null) await transaction.flush();
-      return link;
-    },
+  async deleteAccount(id: string): Promise<void> {
+    this.transaction.forget();
+    await this.q.run('DELETE FROM accounts WHERE id = $1', id);
+  }
 
-    async setSetting(key, value) {
-      await q.run('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
-    },
+  async insertEntry(entry: JournalEntry): Promise<EntryPlace> {
+    const { buffer } = this.transaction;
+    // The numbers' row first, then the currency's total: one lock order for every post.
+    if (buffer.lastNumber === undefined) {
+      buffer.lockedNumbers(Number((await this.transaction.locks.get<{ last: string }>(LOCK_ENTRY_NUMBERS))!.last));
+    }
+    let currency = buffer.currency(entry.currency_id);
+    if (!currency) {
+      currency = await lockCurrency(this.transaction, entry.currency_id);
+      buffer.locked(entry.currency_id, currency);
+    }
+    // Exact: the currency's row is locked, so no other transaction can add to it or to its chain
+    // meanwhile. A refused entry fails its job, and what the job added is forgotten.
+    const debits = entryDebitTotal(entry.lines);
+    if (currency.total + debits > MAX_AMOUNT) throw currencyTotalOverflow();
+    const link = buffer.addEntry(entry, debits);
+    // A reversal is written at once: the database refuses a second reversal of an entry (a
+    // unique constraint), and the refusal must reach the job that posts it.
+    if (buffer.full || entry.reverses_id !== null) await this.transaction.flush();
+    return link;
+  }
 
-    async deleteSetting(key) {
-      await q.run('DELETE FROM settings WHERE key = $1', key);
-    },
+  async setSetting(key: string, value: string): Promise<void> {
+    await this.q.run('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
+  }
 
-    async setSettingIfAbsent(key, value) {
-      await q.run('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', key, value);
-    },
-  } satisfies Partial<LedgerWrites>;
+  async deleteSetting(key: string): Promise<void> {
+    await this.q.run('DELETE FROM settings WHERE key = $1', key);
+  }
+
+  async setSettingIfAbsent(key: string, value: string): Promise<void> {
+    await this.q.run('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', key, value);
+  }
 }

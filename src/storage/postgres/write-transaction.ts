@@ -24,8 +24,7 @@
  * (service/auth/authenticate.ts) is read in the same statement as the accounts version, and read
  * again after this transaction changes a user or an API key or rolls back a job that may have.
  */
-import type { Period } from '../../domain/types.js';
-import type { LedgerReads } from '../../service/ports/ledger-store.js';
+import type { Account, Period } from '../../domain/types.js';
 import type { AccountCache } from '../shared/account-cache.js';
 import type { JobState } from '../shared/errors.js';
 import { PendingTables } from '../shared/pending-writes.js';
@@ -179,21 +178,17 @@ export class WriteTransaction {
     if (this.periods.length > 0) this.periods = [];
   }
 
-  /**
-   * The jobs' reads with what this transaction remembers: accounts and locked periods come from
-   * memory when it has read them already, and the credentials version is the one read as it began.
-   */
-  remembering(reads: LedgerReads): Pick<LedgerReads, 'getAccounts' | 'findPeriodContaining' | 'credentialsVersion'> {
-    return {
-      getAccounts: (ids) => this.accounts.getAccounts(ids, reads.getAccounts),
-      credentialsVersion: () => this.credentialsVersion(reads.credentialsVersion),
-      findPeriodContaining: async (date) => {
-        const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
-        if (known) return known;
-        const period = await reads.findPeriodContaining(date);
-        if (period && period.start_date <= date && date <= period.end_date) this.periods.push(period);
-        return period;
-      },
-    };
+  /** Accounts from memory where this transaction (or the process, under the same accounts version) read them already. */
+  getAccounts(ids: readonly string[], load: (ids: readonly string[]) => Promise<Map<string, Account>>): Promise<Map<string, Account>> {
+    return this.accounts.getAccounts(ids, load);
+  }
+
+  /** A period this transaction locked already (it stays locked until COMMIT), else `load`ed and remembered. */
+  async findPeriodContaining(date: string, load: (date: string) => Promise<Period | undefined>): Promise<Period | undefined> {
+    const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
+    if (known) return known;
+    const period = await load(date);
+    if (period && period.start_date <= date && date <= period.end_date) this.periods.push(period);
+    return period;
   }
 }

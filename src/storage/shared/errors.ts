@@ -36,17 +36,22 @@ export interface JobState {
  */
 export function guardedTransaction<T extends object>(tx: T, translate: (error: unknown) => unknown, state: JobState): T {
   const guarded: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(tx)) {
-    if (typeof method !== 'function') continue;
-    guarded[name] = async (...args: unknown[]) => {
-      if (state.failure !== undefined) throw state.failure;
-      try {
-        return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
-      } catch (error) {
-        state.failure = translate(error);
-        throw state.failure;
-      }
-    };
+  // Every method of the transaction's class and of the classes it extends (its concerns are mixed into them).
+  for (let proto = Object.getPrototypeOf(tx); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === 'constructor' || name in guarded) continue;
+      const method = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
+      if (typeof method !== 'function') continue;
+      guarded[name] = async (...args: unknown[]) => {
+        if (state.failure !== undefined) throw state.failure;
+        try {
+          return await (method as (...a: unknown[]) => Promise<unknown>).apply(tx, args);
+        } catch (error) {
+          state.failure = translate(error);
+          throw state.failure;
+        }
+      };
+    }
   }
   return guarded as T;
 }

@@ -13,6 +13,8 @@ import { entrySearchWords } from '../../domain/journal/search-words.js';
 import { amountKey, wordsText } from './entry-search.js';
 import type { PendingWrites } from './pending-writes.js';
 import type { SqliteQueries } from './queries.js';
+import type { Account, Currency, JournalEntry, Period } from '../../domain/types.js';
+import type { EntryPlace } from '../../service/ports/books-store.js';
 
 const INSERT_ENTRY = `INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
   entry_type, reverses_id, created_by, posted_at, currency_id, override_reason, hash_version, credential_type, credential_id,
@@ -29,83 +31,84 @@ const INSERT_LINE = `INSERT INTO journal_lines (entry_seq, seq, id, account_id, 
   credit_amount, description) VALUES (?, coalesce((SELECT seq FROM journal_lines ORDER BY entry_seq DESC, seq DESC LIMIT 1), 0) + 1,
   ?, ?, (SELECT parent_id FROM accounts WHERE id = ?), ?, ?, ?, ?)`;
 
-export function postingWrites(q: SqliteQueries, pending: PendingWrites) {
-  return {
-    async insertCurrency(currency) {
-      q.run(`INSERT INTO currencies (id, code, name, symbol, asset_scale, asset_type, caip19_id, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, currency.id, currency.code, currency.name, currency.symbol,
-      currency.asset_scale, currency.asset_type, currency.caip19_id, currency.created_at);
-    },
+export abstract class SqliteBooksWrites implements Partial<LedgerWrites> {
+  declare readonly q: SqliteQueries;
+  declare readonly pending: PendingWrites;
 
-    async updateCurrency(id, changes) {
-      q.update('currencies', id, changes);
-    },
+  async insertCurrency(currency: Currency): Promise<void> {
+    this.q.run(`INSERT INTO currencies (id, code, name, symbol, asset_scale, asset_type, caip19_id, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, currency.id, currency.code, currency.name, currency.symbol,
+    currency.asset_scale, currency.asset_type, currency.caip19_id, currency.created_at);
+  }
 
-    async insertAccount(account) {
-      q.run(`INSERT INTO accounts (id, account_number, name, currency_id, account_type, normal_balance,
-        has_subledger, parent_id, entity_id, xbrl_tag, is_active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      account.id, account.account_number, account.name, account.currency_id, account.account_type,
-      account.normal_balance, account.has_subledger ? 1 : 0, account.parent_id, account.entity_id, account.xbrl_tag,
-      account.is_active ? 1 : 0, account.created_at);
-    },
+  async updateCurrency(id: string, changes: Partial<Pick<Currency, "symbol" | "name">>): Promise<void> {
+    this.q.update('currencies', id, changes);
+  }
 
-    async updateAccount(id, changes) {
-      q.update('accounts', id, changes);
-    },
+  async insertAccount(account: Account): Promise<void> {
+    this.q.run(`INSERT INTO accounts (id, account_number, name, currency_id, account_type, normal_balance,
+      has_subledger, parent_id, entity_id, xbrl_tag, is_active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    account.id, account.account_number, account.name, account.currency_id, account.account_type,
+    account.normal_balance, account.has_subledger ? 1 : 0, account.parent_id, account.entity_id, account.xbrl_tag,
+    account.is_active ? 1 : 0, account.created_at);
+  }
 
-    async insertPeriod(period) {
-      q.run(`INSERT INTO periods (id, name, start_date, end_date, status, closed_at, closed_by, closing_entry_id, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, period.id, period.name, period.start_date, period.end_date, period.status,
-      period.closed_at, period.closed_by, period.closing_entry_id, period.created_at);
-    },
+  async updateAccount(id: string, changes: Partial<Pick<Account, "name" | "is_active" | "xbrl_tag">>): Promise<void> {
+    this.q.update('accounts', id, changes);
+  }
 
-    async updatePeriod(id, changes) {
-      q.update('periods', id, changes);
-    },
+  async insertPeriod(period: Period): Promise<void> {
+    this.q.run(`INSERT INTO periods (id, name, start_date, end_date, status, closed_at, closed_by, closing_entry_id, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, period.id, period.name, period.start_date, period.end_date, period.status,
+    period.closed_at, period.closed_by, period.closing_entry_id, period.created_at);
+  }
 
-    async deletePeriod(id) {
-      q.run('DELETE FROM periods WHERE id = ?', id);
-    },
+  async updatePeriod(id: string, changes: Partial<Pick<Period, "status" | "closed_at" | "closed_by" | "closing_entry_id">>): Promise<void> {
+    this.q.update('periods', id, changes);
+  }
 
-    async deleteAccount(id) {
-      q.run('DELETE FROM accounts WHERE id = ?', id);
-    },
+  async deletePeriod(id: string): Promise<void> {
+    this.q.run('DELETE FROM periods WHERE id = ?', id);
+  }
 
-    async insertEntry(entry) {
-      // The write transaction is exclusive, so the total and chain head known here are the ones
-      // this entry adds to. The totals and the entry's words are written before the transaction commits (pending-writes.ts).
-      const currency = pending.currency(entry.currency_id);
-      const debits = entryDebitTotal(entry.lines);
-      const currencyTotal = currency.total + debits;
-      if (currencyTotal > MAX_AMOUNT) throw currencyTotalOverflow();
-      const previousHash = currency.head ?? GENESIS_HASH;
-      const hash = entryHash(entry, previousHash);
-      // The next number is one more than the highest committed or posted earlier in this
-      // (exclusive) transaction; a job rolled back to its savepoint takes its numbers with it.
-      const { seq: entrySeq, entry_number: entryNumber } = q.get<{ seq: number; entry_number: number }>(INSERT_ENTRY,
-        entry.id, entry.entry_date, entry.description, entry.reference,
-        entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type,
-        entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id, entry.override_reason, entry.hash_version,
-        entry.credential_type, entry.credential_id, entry.request_id, previousHash, hash, amountKey(debits))!;
-      for (const line of entry.lines) {
-        q.run(INSERT_LINE, entrySeq, line.id, line.account_id, line.account_id, entry.entry_date,
-          toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
-      }
-      pending.addEntry(entry.currency_id, { total: currencyTotal, head: hash }, entry.period_id, entry.entry_date,
-        entryTotalsByAccount(entry.lines), [entrySeq, wordsText(entrySearchWords(entry))]);
-      return { previous_hash: previousHash, hash, entry_number: entryNumber };
-    },
+  async deleteAccount(id: string): Promise<void> {
+    this.q.run('DELETE FROM accounts WHERE id = ?', id);
+  }
 
-    async setSetting(key, value) {
-      q.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
-    },
+  async insertEntry(entry: JournalEntry): Promise<EntryPlace> {
+    // The write transaction is exclusive, so the total and chain head known here are the ones
+    // this entry adds to. The totals and the entry's words are written before the transaction commits (pending-writes.ts).
+    const currency = this.pending.currency(entry.currency_id);
+    const debits = entryDebitTotal(entry.lines);
+    const currencyTotal = currency.total + debits;
+    if (currencyTotal > MAX_AMOUNT) throw currencyTotalOverflow();
+    const previousHash = currency.head ?? GENESIS_HASH;
+    const hash = entryHash(entry, previousHash);
+    // The next number is one more than the highest committed or posted earlier in this
+    // (exclusive) transaction; a job rolled back to its savepoint takes its numbers with it.
+    const { seq: entrySeq, entry_number: entryNumber } = this.q.get<{ seq: number; entry_number: number }>(INSERT_ENTRY,
+      entry.id, entry.entry_date, entry.description, entry.reference,
+      entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type,
+      entry.reverses_id, entry.created_by, entry.posted_at, entry.currency_id, entry.override_reason, entry.hash_version,
+      entry.credential_type, entry.credential_id, entry.request_id, previousHash, hash, amountKey(debits))!;
+    for (const line of entry.lines) {
+      this.q.run(INSERT_LINE, entrySeq, line.id, line.account_id, line.account_id, entry.entry_date,
+        toDecimalString(line.debit_amount), toDecimalString(line.credit_amount), line.description);
+    }
+    this.pending.addEntry(entry.currency_id, { total: currencyTotal, head: hash }, entry.period_id, entry.entry_date,
+      entryTotalsByAccount(entry.lines), [entrySeq, wordsText(entrySearchWords(entry))]);
+    return { previous_hash: previousHash, hash, entry_number: entryNumber };
+  }
 
-    async deleteSetting(key) {
-      q.run('DELETE FROM settings WHERE key = ?', key);
-    },
+  async setSetting(key: string, value: string): Promise<void> {
+    this.q.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
+  }
 
-    async setSettingIfAbsent(key, value) {
-      q.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', key, value);
-    },
-  } satisfies Partial<LedgerWrites>;
+  async deleteSetting(key: string): Promise<void> {
+    this.q.run('DELETE FROM settings WHERE key = ?', key);
+  }
+
+  async setSettingIfAbsent(key: string, value: string): Promise<void> {
+    this.q.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', key, value);
+  }
 }

@@ -15,21 +15,22 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { LedgerError } from '../../domain/errors.js';
-import type { Period } from '../../domain/types.js';
+import type { Account, Period } from '../../domain/types.js';
 import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
 import { AccountCache } from '../shared/account-cache.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
 import { PendingTables } from '../shared/pending-writes.js';
-import { auditReads, auditWrites } from './audit-log.js';
-import { bankingReads, bankingWrites } from './banking.js';
-import { ratesReads, ratesWrites } from './exchange-rates.js';
-import { ledgerReads } from './ledger-reads.js';
+import { mixConcerns } from '../shared/concerns.js';
+import { SqliteAuditReads, SqliteAuditWrites } from './audit-log.js';
+import { SqliteBankingReads, SqliteBankingWrites } from './banking.js';
+import { SqliteRatesReads, SqliteRatesWrites } from './exchange-rates.js';
+import { SqliteBooksReads } from './ledger-reads.js';
 import { PendingWrites, SQLITE_PENDING_TABLES } from './pending-writes.js';
-import { postingWrites } from './posting.js';
+import { SqliteBooksWrites } from './posting.js';
 import { SqliteQueries } from './queries.js';
 import { MIGRATIONS } from './schema.js';
-import { userReads, userWrites } from './users.js';
+import { SqliteCredentialReads, SqliteCredentialWrites } from './users.js';
 
 type Sqlite = Database.Database;
 
@@ -119,9 +120,12 @@ function migrate(db: Sqlite): void {
   }
 }
 
-function readsOn(q: SqliteQueries): LedgerReads {
-  return { ...ledgerReads(q), ...userReads(q), ...auditReads(q), ...bankingReads(q), ...ratesReads(q) };
+/** The store's reads on one connection, every concern's (one file each) in one class. */
+interface SqliteReads extends SqliteBooksReads, SqliteCredentialReads, SqliteAuditReads, SqliteBankingReads, SqliteRatesReads {}
+class SqliteReads implements LedgerReads {
+  constructor(readonly q: SqliteQueries) {}
 }
+mixConcerns(SqliteReads, [SqliteBooksReads, SqliteCredentialReads, SqliteAuditReads, SqliteBankingReads, SqliteRatesReads]);
 
 /**
  * Periods found by a write transaction: every post looks up its date's period, and the entries of
@@ -144,35 +148,58 @@ class PeriodMemo {
   }
 }
 
-/** A write that changes what `memo` remembers: the memo forgets it first. */
-function forgetting<A extends unknown[], R>(memo: { clear(): void }, write: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args) => {
-    memo.clear();
-    return write(...args);
-  };
-}
-
 /**
- * The write transaction's view: accounts and periods are remembered until the transaction ends or
- * changes one (see GroupCommit). What it keeps pending (pending-writes.ts) is written by `q` before
- * any statement that touches a pending table, so every read sees it (the port's rule).
+ * The write transaction as the jobs see it: the reads and every concern's writes on the writer
+ * connection. What it keeps pending (pending-writes.ts) is written by `q` before any statement that
+ * touches a pending table, so every read sees it (the port's rule). Accounts and periods are
+ * remembered until the transaction ends or changes one (see GroupCommit).
  */
-function txOn(q: SqliteQueries, pending: PendingWrites, accounts: AccountCache, periods: PeriodMemo,
-  onAuditWritten: () => void): LedgerTx {
-  const reads = readsOn(q);
-  const writes = postingWrites(q, pending);
-  return {
-    ...reads, ...writes, ...userWrites(q), ...auditWrites(q, onAuditWritten), ...bankingWrites(q), ...ratesWrites(q),
-    getAccounts: (ids) => accounts.getAccounts(ids, reads.getAccounts),
-    insertAccount: forgetting(accounts, writes.insertAccount),
-    updateAccount: forgetting(accounts, writes.updateAccount),
-    findPeriodContaining: (date) => periods.find(date, reads.findPeriodContaining),
-    insertPeriod: forgetting(periods, writes.insertPeriod),
-    updatePeriod: forgetting(periods, writes.updatePeriod),
-    deletePeriod: forgetting(periods, writes.deletePeriod),
-    deleteAccount: forgetting(accounts, writes.deleteAccount),
-  };
+interface SqliteTransaction extends SqliteBooksWrites, SqliteCredentialWrites, SqliteAuditWrites, SqliteBankingWrites, SqliteRatesWrites {}
+class SqliteTransaction extends SqliteReads implements LedgerTx {
+  constructor(q: SqliteQueries, readonly pending: PendingWrites, private readonly accounts: AccountCache,
+    private readonly periods: PeriodMemo, readonly onAuditWritten: () => void) {
+    super(q);
+  }
+
+  override getAccounts(ids: readonly string[]): Promise<Map<string, Account>> {
+    return this.accounts.getAccounts(ids, (missing) => super.getAccounts(missing));
+  }
+
+  override findPeriodContaining(date: string): Promise<Period | undefined> {
+    return this.periods.find(date, (day) => super.findPeriodContaining(day));
+  }
+
+  insertAccount(account: Account): Promise<void> {
+    this.accounts.clear();
+    return SqliteBooksWrites.prototype.insertAccount.call(this, account);
+  }
+
+  updateAccount(id: string, changes: Parameters<LedgerTx['updateAccount']>[1]): Promise<void> {
+    this.accounts.clear();
+    return SqliteBooksWrites.prototype.updateAccount.call(this, id, changes);
+  }
+
+  deleteAccount(id: string): Promise<void> {
+    this.accounts.clear();
+    return SqliteBooksWrites.prototype.deleteAccount.call(this, id);
+  }
+
+  insertPeriod(period: Period): Promise<void> {
+    this.periods.clear();
+    return SqliteBooksWrites.prototype.insertPeriod.call(this, period);
+  }
+
+  updatePeriod(id: string, changes: Parameters<LedgerTx['updatePeriod']>[1]): Promise<void> {
+    this.periods.clear();
+    return SqliteBooksWrites.prototype.updatePeriod.call(this, id, changes);
+  }
+
+  deletePeriod(id: string): Promise<void> {
+    this.periods.clear();
+    return SqliteBooksWrites.prototype.deletePeriod.call(this, id);
+  }
 }
+mixConcerns(SqliteTransaction, [SqliteBooksWrites, SqliteCredentialWrites, SqliteAuditWrites, SqliteBankingWrites, SqliteRatesWrites]);
 
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
 function translateError(error: unknown): unknown {
@@ -208,56 +235,65 @@ export function openSqliteStore(options: SqliteStoreOptions): LedgerStore {
   const writer = new Database(options.path, { fileMustExist: true });
   configure(writer, options.synchronous ?? 'FULL', busyTimeoutMs);
   migrate(writer);
-  const openReader = () => {
+  return new SqliteStore(writer, () => {
     const db = new Database(options.path, { fileMustExist: true, readonly: true });
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     return db;
-  };
-  const reader = openReader();
-  const writes = new GroupCommit(new SqliteGroups(writer));
-  const idleReaders: SnapshotReader[] = [];
-  const busyReaders = new Set<SnapshotReader>();
+  });
+}
 
-  const borrowReader = (): SnapshotReader => {
-    const idle = idleReaders.pop();
+/** The store: reads on a reader connection, `read()` snapshots on pooled ones, writes through the one write queue. */
+class SqliteStore extends SqliteReads implements LedgerStore {
+  private readonly writes: GroupCommit;
+  private readonly idleReaders: SnapshotReader[] = [];
+  private readonly busyReaders = new Set<SnapshotReader>();
+  private readonly reader: Sqlite;
+
+  constructor(private readonly writer: Sqlite, private readonly openReader: () => Sqlite) {
+    const reader = openReader();
+    super(new SqliteQueries(reader));
+    this.reader = reader;
+    this.writes = new GroupCommit(new SqliteGroups(writer));
+  }
+
+  write<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T> {
+    return this.writes.enqueue(work);
+  }
+
+  async read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T> {
+    // Each snapshot has a connection of its own: the WAL snapshot starts at its first read and
+    // lasts until COMMIT, and no other request's reads can land inside it.
+    const snapshot = this.borrowReader();
+    this.busyReaders.add(snapshot);
+    snapshot.begin.run();
+    try {
+      return await work(snapshot.reads);
+    } finally {
+      snapshot.end.run();
+      this.busyReaders.delete(snapshot);
+      if (this.idleReaders.length < MAX_IDLE_SNAPSHOT_READERS) this.idleReaders.push(snapshot);
+      else snapshot.db.close();
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    return (this.reader.prepare('SELECT 1 AS one').get() as { one: number } | undefined)?.one === 1;
+  }
+
+  async close(): Promise<void> {
+    await this.writes.drain();
+    while (this.busyReaders.size > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const idle of this.idleReaders.splice(0)) idle.db.close();
+    this.reader.close();
+    this.writer.close();
+  }
+
+  private borrowReader(): SnapshotReader {
+    const idle = this.idleReaders.pop();
     if (idle) return idle;
-    const db = openReader();
-    return { db, reads: readsOn(new SqliteQueries(db)), begin: db.prepare('BEGIN'), end: db.prepare('COMMIT') };
-  };
-
-  return {
-    ...readsOn(new SqliteQueries(reader)),
-
-    write: (work) => writes.enqueue(work),
-
-    async read(work) {
-      // Each snapshot has a connection of its own: the WAL snapshot starts at its first read and
-      // lasts until COMMIT, and no other request's reads can land inside it.
-      const snapshot = borrowReader();
-      busyReaders.add(snapshot);
-      snapshot.begin.run();
-      try {
-        return await work(snapshot.reads);
-      } finally {
-        snapshot.end.run();
-        busyReaders.delete(snapshot);
-        if (idleReaders.length < MAX_IDLE_SNAPSHOT_READERS) idleReaders.push(snapshot);
-        else snapshot.db.close();
-      }
-    },
-
-    async ping() {
-      return (reader.prepare('SELECT 1 AS one').get() as { one: number } | undefined)?.one === 1;
-    },
-
-    async close() {
-      await writes.drain();
-      while (busyReaders.size > 0) await new Promise((resolve) => setImmediate(resolve));
-      for (const idle of idleReaders.splice(0)) idle.db.close();
-      reader.close();
-      writer.close();
-    },
-  };
+    const db = this.openReader();
+    return { db, reads: new SqliteReads(new SqliteQueries(db)), begin: db.prepare('BEGIN'), end: db.prepare('COMMIT') };
+  }
 }
 
 /**
@@ -309,7 +345,7 @@ class SqliteGroup implements GroupTransaction {
     const q = own.withHook((sql) => {
       if (pendingTables.touchedBy(sql)) this.pending.write();
     });
-    this.tx = guardedTransaction(txOn(q, this.pending, this.accounts, this.periods, () => { this.auditWritten = true; }),
+    this.tx = guardedTransaction(new SqliteTransaction(q, this.pending, this.accounts, this.periods, () => { this.auditWritten = true; }),
       translateError, this.job);
     this.control = {
       begin: writer.prepare('BEGIN IMMEDIATE'),
