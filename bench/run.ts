@@ -161,16 +161,23 @@ function perEntry(selfMs: number, profile: ProfileSummary): string {
 
 /**
  * The part of the code a profile module belongs to, for comparing two builds: the ledger's own
- * code by directory of src/ (storage/sqlite, service, http, domain, ...), each npm package, the
+ * code by directory of src/ (each store under storage/ apart: storage/sqlite, storage/postgres,
+ * storage/shared; else the first level: service, http, domain, ...), each npm package, the
  * garbage collector, and Node's own JavaScript and native code together ("node internals").
  */
 function moduleGroup(name: string): string {
   if (name === 'ledger:bundle') return 'dist/bundle (no source map entry)';
-  if (name.startsWith('ledger:')) return `src/${name.slice('ledger:'.length)}`;
+  if (name.startsWith('ledger:')) {
+    const parts = name.slice('ledger:'.length).split('/');
+    return `src/${parts.slice(0, parts[0] === 'storage' ? 2 : 1).join('/')}`;
+  }
   if (name.startsWith('npm:') || name === '(garbage collector)' || name === '(idle)' || name === '(program)') return name;
   if (name.startsWith('node:') || name === '(native)') return 'node internals';
   return 'other';
 }
+
+/** Parts of the code under this many µs per entry in both builds share one row of the comparison. */
+const SMALL_US = 2;
 
 /**
  * Where the microseconds of a post go in the two builds, part by part (moduleGroup): CPU only,
@@ -186,9 +193,15 @@ function profileComparison(before: ProfileSummary, after: ProfileSummary): strin
   const us = (profile: ProfileSummary, selfMs: number | undefined) => (selfMs === undefined ? undefined : (selfMs * 1000) / profile.entries);
   const cell = (value: number | undefined) => (value === undefined ? '-' : fmt(value, 1));
   const names = [...new Set([...b.keys(), ...a.keys()])].filter((name) => name !== '(idle)');
-  const rows = names.map((name) => [name, us(before, b.get(name)), us(after, a.get(name))] as const)
-    .sort((x, y) => (y[1] ?? 0) + (y[2] ?? 0) - (x[1] ?? 0) - (x[2] ?? 0))
+  const parts = names.map((name) => [name, us(before, b.get(name)), us(after, a.get(name))] as const)
+    .sort((x, y) => (y[1] ?? 0) + (y[2] ?? 0) - (x[1] ?? 0) - (x[2] ?? 0));
+  const small = parts.filter(([, x, y]) => (x ?? 0) < SMALL_US && (y ?? 0) < SMALL_US);
+  const rows = parts.filter((part) => !small.includes(part))
     .map(([name, x, y]) => [name, cell(x), cell(y), x === undefined || y === undefined ? '' : fmt(y - x, 1)]);
+  if (small.length > 0) {
+    const [x, y] = [small.reduce((sum, p) => sum + (p[1] ?? 0), 0), small.reduce((sum, p) => sum + (p[2] ?? 0), 0)];
+    rows.push([`${small.length} smaller parts together (each under ${SMALL_US} µs in both)`, cell(x), cell(y), fmt(y - x, 1)]);
+  }
   const cpu = (profile: ProfileSummary) => ((profile.totalMs - profile.idleMs) * 1000) / profile.entries;
   rows.push(['CPU, all parts', cell(cpu(before)), cell(cpu(after)), fmt(cpu(after) - cpu(before), 1)]);
   rows.push(['(idle: waiting, not CPU)', cell(us(before, before.idleMs)), cell(us(after, after.idleMs)), '']);
@@ -196,7 +209,8 @@ function profileComparison(before: ProfileSummary, after: ProfileSummary): strin
   out.push('### Server CPU per entry posted, before and after (synchronous=FULL, µs per entry, self time by part of the code)');
   out.push('');
   out.push(`Each profile covers the whole server life (start-up, fixtures, warm-up and measured posts) divided by the entries it `
-    + `posted (before ${fmt(before.entries)}, after ${fmt(after.entries)}); src/...: the ledger's own modules by directory, `
+    + `posted (before ${fmt(before.entries)}, after ${fmt(after.entries)}; the start-up weighs more the fewer entries a run posts); `
+    + 'src/...: the ledger\'s own modules by directory, '
     + 'npm:...: each package, node internals: Node\'s own JavaScript and native code; "-" = no samples there.');
   out.push('');
   out.push(table(['part', 'before µs', 'after µs', 'after − before µs'], rows));
