@@ -5,17 +5,20 @@
  *   a. `ledger journal-entries import FILE` of a JSON-lines file, the CLI pinned to CPU 0 under
  *      /usr/bin/time (wall time, peak RSS, CPU);
  *   b. `POST /api/v1/journal-entries/batch` to `ledger serve`, by one client and by four, and on
- *      PostgreSQL also by four clients split between two servers on the same database.
+ *      PostgreSQL also by four clients split between two servers on the same database;
+ *   c. on SQLite, the reference of issue 25's bulk goal: bare better-sqlite3 importing the very
+ *      file of run a with the least a durable ledger does (runBareImport).
  * Each run then checks the entry and line counts (in the store, see BulkStore.check) and every
  * account's totals against what was generated, and throws on any difference.
  */
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type BenchOptions, Client, closedLoop, fmt, type LatencySummary, LEDGER_BIN, ledgerCli, log, OtherCpu, pct, pinned, processCpuSeconds,
-  random, ROOT, type Server, startServer, stopServer, summarize, table,
+  pinSelf, random, ROOT, type Server, startServer, stopServer, summarize, table,
 } from './lib.js';
 import { prepareDatabase } from './posting.js';
 
@@ -74,8 +77,21 @@ export interface BatchRunResult {
   verified: string;
 }
 
+/** The bare better-sqlite3 import of the same file (runBareImport). */
+export interface BareImportResult {
+  lines: number;
+  entries: number;
+  seconds: number;
+  linesPerSecond: number;
+  /** CPU used by other processes during the import, in cores. */
+  otherCpu: number | undefined;
+  verified: string;
+}
+
 export interface BulkResult {
   store: string;
+  /** SQLite only: the bare import of the same file, the reference of the bulk ratios. */
+  bare?: BareImportResult | undefined;
   placement: string | undefined;
   /** The store has a database server of its own, whose CPU is reported (PostgreSQL). */
   databaseServer: boolean;
@@ -238,8 +254,9 @@ function databaseCores(store: BulkStore, before: number | undefined, seconds: nu
   return before === undefined || after === undefined ? undefined : (after - before) / seconds;
 }
 
-/** Run a: the CLI import of a JSON-lines file. */
-async function runImport(options: BenchOptions, dir: string, store: BulkStore): Promise<BulkImportResult> {
+/** Run a: the CLI import of a JSON-lines file; also returns the file, its accounts and its totals, for run c. */
+async function runImport(options: BenchOptions, dir: string, store: BulkStore):
+  Promise<{ imported: BulkImportResult; file: string; accountIds: string[]; expected: Totals }> {
   const entries = options.bulkLines / 2;
   const fresh = await store.create('import');
   try {
@@ -279,15 +296,145 @@ async function runImport(options: BenchOptions, dir: string, store: BulkStore): 
       + checkTrialBalance(where, (JSON.parse(ledgerCli(ledger.db, ['--json', 'reports', 'trial-balance'])) as { data: TrialBalance }).data,
         ledger.accountIds, expected);
     log(`bulk, ${store.name}: imported in ${seconds.toFixed(2)} s; verified ${verified}`);
-    return {
+    const imported = {
       lines: options.bulkLines, entries, fileBytes, seconds, linesPerSecond: options.bulkLines / seconds,
       peakRssBytes: rssKiB === undefined ? undefined : rssKiB * 1024, cpuSeconds, databaseCpu,
       otherCpu: otherAndOurs !== undefined && cpuSeconds !== undefined
         ? Math.max(0, otherAndOurs - cpuSeconds / elapsed - (databaseCpu ?? 0)) : undefined,
       verified,
     };
+    return { imported, file, accountIds: ledger.accountIds, expected };
   } finally {
     await fresh.drop();
+  }
+}
+
+/** The JSON lines of a file, read in large synchronous chunks (no stream, no readline: the least work). */
+function* fileLines(path: string): Generator<string> {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    let rest = '';
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      const lines = (rest + buffer.toString('utf8', 0, read)).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) if (line !== '') yield line;
+    }
+    if (rest !== '') yield rest;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface ImportedLine {
+  account_id: string;
+  debit_amount?: string;
+  credit_amount?: string;
+  description?: string;
+}
+
+/**
+ * Run c, the reference of issue 25's bulk goal: bare better-sqlite3 importing the very file of
+ * run a, doing the least a durable ledger does, in this process with nothing else between the
+ * statements. It reads and parses each JSON line, checks the entry balances (integer minor units,
+ * at least two lines, known accounts, no negative or two-sided line), chains it with SHA-256 (the
+ * previous hash, then the entry's date, description and lines), and inserts the entry (its hash
+ * and the previous one as columns) and its lines (stored with their entry, WITHOUT ROWID, and an
+ * index by account and date, which every balance and ledger page needs). Daily totals per account
+ * and day are summed in memory and written once before COMMIT (cheaper than an upsert per line,
+ * and what a single-writer import can do honestly). One transaction, WAL, synchronous=FULL, on a
+ * fresh file with tables of its own (the ledger's schema would add its other columns and indexes,
+ * which is what the ratio measures). Timed from opening the file to after COMMIT; Node's start-up
+ * and opening the database are not in it (the CLI's time includes its start-up, about 0.1-0.2 s).
+ * runBulk moves this process to CPU 0, where the CLI ran, for the time of it.
+ */
+export function runBareImport(dir: string, file: string, accountIds: string[], expected: Totals, entries: number): BareImportResult {
+  const path = join(dir, 'bulk-bare-import.db');
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec(`CREATE TABLE entries (seq INTEGER PRIMARY KEY, entry_date TEXT NOT NULL, description TEXT NOT NULL,
+        previous_hash TEXT NOT NULL, hash TEXT NOT NULL);
+      CREATE TABLE lines (entry_seq INTEGER NOT NULL, line INTEGER NOT NULL, account_id TEXT NOT NULL, entry_date TEXT NOT NULL,
+        debit INTEGER NOT NULL, credit INTEGER NOT NULL, PRIMARY KEY (entry_seq, line)) WITHOUT ROWID;
+      CREATE INDEX lines_account_date ON lines (account_id, entry_date);
+      CREATE TABLE daily_totals (account_id TEXT NOT NULL, day TEXT NOT NULL, debit INTEGER NOT NULL, credit INTEGER NOT NULL,
+        PRIMARY KEY (account_id, day)) WITHOUT ROWID;`);
+    const insertEntry = db.prepare('INSERT INTO entries (seq, entry_date, description, previous_hash, hash) VALUES (?, ?, ?, ?, ?)');
+    const insertLine = db.prepare('INSERT INTO lines (entry_seq, line, account_id, entry_date, debit, credit) VALUES (?, ?, ?, ?, ?, ?)');
+    const insertDaily = db.prepare('INSERT INTO daily_totals (account_id, day, debit, credit) VALUES (?, ?, ?, ?)');
+    const known = new Set(accountIds);
+    const amount = (text: string | undefined, where: string): bigint => {
+      if (text === undefined) return 0n;
+      if (!/^\d{1,30}$/.test(text)) throw new Error(`bare import: ${where}: amount ${text} is not a whole number of minor units`);
+      return BigInt(text);
+    };
+    const others = new OtherCpu([]);
+    const start = performance.now();
+    const written = db.transaction(() => {
+      const daily = new Map<string, { account: string; day: string; debit: bigint; credit: bigint }>();
+      let previous = '0'.repeat(64);
+      let seq = 0;
+      for (const text of fileLines(file)) {
+        seq += 1;
+        const entry = JSON.parse(text) as { entry_date: string; description: string; lines: ImportedLine[] };
+        const where = `line ${seq}`;
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(entry.entry_date) || !Array.isArray(entry.lines) || entry.lines.length < 2) {
+          throw new Error(`bare import: ${where}: not an entry`);
+        }
+        const hash = createHash('sha256').update(previous).update('\n').update(entry.entry_date).update('\n').update(entry.description);
+        let balance = 0n;
+        const amounts = entry.lines.map((line) => {
+          if (!known.has(line.account_id)) throw new Error(`bare import: ${where}: unknown account ${line.account_id}`);
+          const debit = amount(line.debit_amount, where);
+          const credit = amount(line.credit_amount, where);
+          if ((debit === 0n) === (credit === 0n)) throw new Error(`bare import: ${where}: a line is a debit or a credit`);
+          balance += debit - credit;
+          hash.update(`\n${line.account_id}:${debit}:${credit}`);
+          return [debit, credit] as const;
+        });
+        if (balance !== 0n) throw new Error(`bare import: ${where}: debits and credits differ by ${balance}`);
+        const digest = hash.digest('hex');
+        insertEntry.run(seq, entry.entry_date, entry.description, previous, digest);
+        entry.lines.forEach((line, i) => {
+          const [debit, credit] = amounts[i]!;
+          insertLine.run(seq, i + 1, line.account_id, entry.entry_date, debit, credit);
+          const key = `${line.account_id}\u0000${entry.entry_date}`;
+          const total = daily.get(key);
+          if (total) {
+            total.debit += debit;
+            total.credit += credit;
+          } else {
+            daily.set(key, { account: line.account_id, day: entry.entry_date, debit, credit });
+          }
+        });
+        previous = digest;
+      }
+      for (const total of daily.values()) insertDaily.run(total.account, total.day, total.debit, total.credit);
+      return seq;
+    }).immediate();
+    const seconds = (performance.now() - start) / 1000;
+    const otherCpu = others.cores();
+    // Fail loudly unless the rows are the file's: counts, and every account's daily totals against what was generated.
+    const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+    expectEqual('bare import: entries read', written, entries);
+    expectEqual('bare import: entries stored', count('SELECT count(*) FROM entries'), entries);
+    expectEqual('bare import: lines stored', count('SELECT count(*) FROM lines'), entries * 2);
+    const sums = db.prepare('SELECT account_id, sum(debit) AS d, sum(credit) AS c FROM daily_totals GROUP BY account_id').all() as
+      { account_id: string; d: number; c: number }[];
+    accountIds.forEach((id, i) => {
+      const row = sums.find((r) => r.account_id === id);
+      expectEqual(`bare import: daily debits of ${ACCOUNTS[i]!.name}`, row?.d ?? 0, expected.debit[i]);
+      expectEqual(`bare import: daily credits of ${ACCOUNTS[i]!.name}`, row?.c ?? 0, expected.credit[i]);
+    });
+    const verified = `${fmt(entries)} entries, ${fmt(entries * 2)} lines; every account's daily totals as generated`;
+    log(`bulk, bare better-sqlite3 import: ${fmt(entries * 2)} lines in ${seconds.toFixed(2)} s; verified ${verified}`);
+    return { lines: entries * 2, entries, seconds, linesPerSecond: (entries * 2) / seconds, otherCpu, verified };
+  } finally {
+    db.close();
   }
 }
 
@@ -373,16 +520,28 @@ async function runBatch(options: BenchOptions, store: BulkStore, servers: number
 }
 
 /**
- * The import, then the batch route with one server and one, then four, clients; with `twoServers`
+ * The import, on SQLite the bare import of the same file (the bulk ratios' reference), then the
+ * batch route with one server and one, then four, clients; with `twoServers`
  * (PostgreSQL: several processes can share its database) also four clients split between two servers.
  */
 export async function runBulk(options: BenchOptions, dir: string, store: BulkStore, twoServers = false): Promise<BulkResult> {
-  const imported = await runImport(options, dir, store);
+  const { imported, file, accountIds, expected } = await runImport(options, dir, store);
+  let bare: BareImportResult | undefined;
+  if (store.name === 'SQLite') {
+    log(`bulk: bare better-sqlite3 importing the same file (${fmt(options.bulkLines)} lines)`);
+    // On CPU 0, where the CLI imported, for the time of the reference; the load generator's CPU 1 after it.
+    const moved = pinSelf(0);
+    try {
+      bare = runBareImport(dir, file, accountIds, expected, options.bulkLines / 2);
+    } finally {
+      if (moved) pinSelf(1);
+    }
+  }
   const batches: BatchRunResult[] = [];
   for (const clients of [1, 4]) batches.push(await runBatch(options, store, 1, clients));
   if (twoServers) batches.push(await runBatch(options, store, 2, 4));
   return {
-    store: store.name, placement: store.placement, databaseServer: store.serverCpuSeconds !== undefined, import: imported, batches,
+    store: store.name, placement: store.placement, databaseServer: store.serverCpuSeconds !== undefined, import: imported, bare, batches,
   };
 }
 
@@ -406,6 +565,20 @@ export function bulkMarkdown(r: BulkResult): string {
   out.push('');
   out.push('The whole CLI process, from start to exit, pinned to CPU 0 (wall time, peak RSS and CPU from /usr/bin/time when present)'
     + `${r.databaseServer ? `; ${r.store} CPU: every process of the cluster over the import, in share of one core` : ''}.`);
+  if (r.bare) {
+    const b = r.bare;
+    out.push('');
+    out.push(table(['reference (issue 25)', 'lines', 'seconds', 'lines/s', 'import / reference', 'other CPU'],
+      [['bare better-sqlite3 importing the same file', fmt(b.lines), b.seconds.toFixed(2), fmt(b.linesPerSecond),
+        (i.linesPerSecond / b.linesPerSecond).toFixed(2), pct(b.otherCpu)]]));
+    out.push('');
+    out.push('The reference reads the same JSON-lines file, parses each entry, checks it balances, chains it with SHA-256, inserts '
+      + 'the entry and its lines (lines WITHOUT ROWID with an account/date index) and writes the daily totals per account and day '
+      + 'summed in memory, all in one transaction (WAL, synchronous=FULL), in the benchmark\'s own process moved to CPU 0 (the '
+      + 'CLI\'s) for it, timed from opening the file to after COMMIT (no process start-up, which the CLI\'s time includes).');
+    out.push('');
+    out.push(`- reference: verification ok: ${b.verified}`);
+  }
   if (r.placement) out.push('', `Placement: ${r.placement}`);
   out.push('');
   out.push(table(['run', 'requests', 'lines', 'seconds', 'lines/s', 'p50 ms', 'p99 ms', 'server CPU', ...db, 'other CPU'],

@@ -7,20 +7,23 @@
  *   debits the same account. Each run gets a fresh database; afterwards the books are checked
  *   (trial balance through the API, entry count = 201 answers, and every maintained total against
  *   the lines, in SQL).
- * - The reference: bare PostgreSQL through the same driver (`pg`), the adapter's statements for a
- *   two-line entry with one transaction per request and 64 connections, plus variants that show
- *   where the limit is.
+ * - The reference of issue 25's goal: a bare `node:http` server on `pg` (bench/bare-pg-server.mjs,
+ *   group commit of up to 64 requests in one statement), started, pinned and loaded exactly as one
+ *   `ledger serve` (runPgReference).
+ * - Bare PostgreSQL through the same driver (`pg`), the adapter's statements for a two-line entry
+ *   with one transaction per request and 64 connections, plus variants that show where the limit is.
  *
  * The server runs on a throw-away cluster (bench/pg-cluster.ts) unless --db names an existing one.
  */
 import pg from 'pg';
 import {
   type BenchOptions, Client, closedLoop, coreBusySeconds, fmt, type LatencySummary, ledgerCli, log, machineBusySeconds, processCpuSeconds,
-  random, type Server, startServer, stopServer, summarize, table,
+  random, ROOT, type Server, startNodeServer, startServer, stopServer, summarize, table,
 } from './lib.js';
 import { type Cluster, clusterCpuSeconds, clusterPids, createDatabase, dropDatabase, showSettings, startCluster } from './pg-cluster.js';
 import type { BulkStore } from './bulk.js';
 import { prepareDatabase, type ProfileSummary, summarizeProfile } from './posting.js';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
 /** Where the benchmark's databases go: our own cluster, or a server named by --db. */
@@ -203,6 +206,8 @@ export interface PgPostingSpec {
   /** Every entry debits the same account (else both sides are random among the 200). */
   hot: boolean;
   profile?: boolean;
+  /** The bare node:http server on `pg` (bench/bare-pg-server.mjs) instead of `ledger serve`: the goal's reference. */
+  reference?: boolean;
 }
 
 export interface PgPostingResult {
@@ -225,6 +230,8 @@ export interface PgPostingResult {
   waits: Awaited<ReturnType<WaitSampler['stop']>> | undefined;
   /** --pg-statements: the costliest statements of the loop. */
   statements?: StatementCost[] | undefined;
+  /** The reference only: entries per group it wrote (one statement, one COMMIT each), over its life. */
+  groupSize?: number | undefined;
   profile?: ProfileSummary | undefined;
 }
 
@@ -485,6 +492,87 @@ export async function runPgPosting(options: BenchOptions, target: PgTarget, dir:
   }
   if (spec.profile) result.profile = summarizeProfile(profileDir, result.entryCount);
   return result;
+}
+
+const REFERENCE_SCRIPT = join(ROOT, 'bench', 'bare-pg-server.mjs');
+
+/**
+ * The reference of issue 25's PostgreSQL posting goal: bench/bare-pg-server.mjs on a fresh
+ * database of the same cluster, pinned to CPU 0 as `ledger serve` is, loaded as runPgPosting loads
+ * one server (the same generator, seed, bodies, warm-up, count and concurrency, accounts drawn
+ * among as many ids), its CPU measured the same way. Then checked in SQL: entries = 201 answers,
+ * two lines each, debits = credits = what the 201s posted.
+ */
+export async function runPgReference(options: BenchOptions, target: PgTarget): Promise<PgPostingResult> {
+  const spec: PgPostingSpec = { label: 'reference: bare node:http on pg, groups of up to 64 in one statement', servers: 1, hot: false,
+    reference: true };
+  const name = databaseName('reference');
+  const url = await createDatabase(target.adminUrl, name);
+  let server: Server | undefined;
+  let client: Client | undefined;
+  try {
+    server = await startNodeServer('bare node:http on pg', [REFERENCE_SCRIPT], { BENCH_PG_URL: url }, 0,
+      /bare node:http on pg listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    log(`pg reference: pid ${server.pid} at ${server.baseUrl}`);
+    // Any key: the server only checks that the header is there.
+    client = new Client(server.baseUrl, options.concurrency, 'tsk_bench');
+    const accounts = Array.from({ length: ACCOUNTS }, () => randomUUID());
+    const [warmDebit, warmCredit] = [randomUUID(), randomUUID()];
+    const next = random(11);
+    const warm: Tally = { ok: 0, sum: 0n, statuses: {}, samples: [] };
+    const to = client;
+    if (options.warmup > 0) {
+      await closedLoop(options.warmup, options.concurrency, options.maxSeconds, (i) => {
+        const amount = BigInt(1 + Math.floor(next() * 1_000_000));
+        return post(to, warm, entry(warmDebit, warmCredit, amount, dateIn2026(next), i), amount);
+      });
+    }
+    const tally: Tally = { ok: 0, sum: 0n, statuses: {}, samples: [] };
+    const postmaster = target.cluster?.postmasterPid;
+    const sampler = await WaitSampler.start(url);
+    const start = cpuSnapshot([server.pid], postmaster, 0);
+    const load = await closedLoop(options.entries, options.concurrency, options.maxSeconds, (i) => {
+      const a = Math.floor(next() * ACCOUNTS);
+      const b = (a + 1 + Math.floor(next() * (ACCOUNTS - 1))) % ACCOUNTS;
+      const amount = BigInt(1 + Math.floor(next() * 1_000_000));
+      return post(to, tally, entry(accounts[a]!, accounts[b]!, amount, dateIn2026(next), i), amount);
+    });
+    const cpu = cpuSince(start, [server.pid], postmaster, 0);
+    const waits = await sampler.stop();
+    if (load.count < options.entries) log(`pg reference: time limit of ${options.maxSeconds} s reached after ${load.count} requests`);
+    if (tally.samples.length > 0 || warm.samples.length > 0) {
+      log(`pg reference: answers other than 201: ${[...warm.samples, ...tally.samples].join(' | ')}`);
+    }
+    const stats = await client.json<{ groups: number; entries: number }>('GET', '/stats', undefined, 200);
+    client.close();
+    client = undefined;
+    await stopServer(server);
+    const books = await withClient(url, async (db) => (await db.query<{ entries: string; lines: string; debits: string; credits: string }>(
+      `SELECT (SELECT count(*) FROM bare_entries)::text AS entries, (SELECT count(*) FROM bare_lines)::text AS lines,
+        (SELECT coalesce(sum(debit_amount), 0) FROM bare_lines)::text AS debits,
+        (SELECT coalesce(sum(credit_amount), 0) FROM bare_lines)::text AS credits`)).rows[0]!);
+    const answered201 = warm.ok + tally.ok;
+    const expected = (warm.sum + tally.sum).toString();
+    if (Number(books.entries) !== answered201 || Number(books.lines) !== 2 * answered201 || books.debits !== expected
+      || books.credits !== expected) {
+      fail(`${spec.label}: ${JSON.stringify(books)}, expected ${answered201} entries, ${2 * answered201} lines, ${expected} each side`);
+    }
+    const verified = `ok: ${fmt(answered201)} entries in the database = answers 201 (${fmt(warm.ok)} warm-up + ${fmt(tally.ok)} `
+      + `measured), two lines each, ${expected} minor units each side`;
+    log(`pg reference: ${tally.ok} entries in ${load.seconds.toFixed(2)} s; ${verified}`);
+    return {
+      spec, concurrency: options.concurrency, entries: tally.ok, requests: load.count, statuses: tally.statuses,
+      seconds: load.seconds, entriesPerSecond: tally.ok / load.seconds, latency: summarize(load.latenciesMs), cpu,
+      entryCount: Number(books.entries), answered201, verified, waits, groupSize: stats.entries / Math.max(1, stats.groups),
+    };
+  } catch (error) {
+    if (server) log(`pg reference: server ${server.pid} output:\n${server.output().slice(-3000)}`);
+    throw error;
+  } finally {
+    client?.close();
+    if (server) await stopServer(server);
+    await dropDatabase(target.adminUrl, name).catch((error: unknown) => log(`could not drop ${name}: ${String(error)}`));
+  }
 }
 
 /**

@@ -349,6 +349,10 @@ export interface ProfileSummary {
   entries: number;
   functions: { name: string; selfMs: number }[];
   modules: { name: string; selfMs: number }[];
+  /** Every module's self time (not only the costliest), for the per-module comparison of two builds. */
+  allModules: { name: string; selfMs: number }[];
+  /** Samples of "(idle)": the thread waiting for work (a flush, the next request), not CPU. */
+  idleMs: number;
 }
 
 interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
@@ -423,5 +427,8 @@ export function summarizeProfile(profileDir: string, entries: number): ProfileSu
   });
   const top = (map: Map<string, number>, n: number) => [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n)
     .map(([name, us]) => ({ name, selfMs: us / 1000 }));
-  return { file, totalMs: totalUs / 1000, entries, functions: top(functions, 25), modules: top(modules, 15) };
+  return {
+    file, totalMs: totalUs / 1000, entries, functions: top(functions, 25), modules: top(modules, 15), allModules: top(modules, Infinity),
+    idleMs: (modules.get('(idle)') ?? 0) / 1000,
+  };
 }

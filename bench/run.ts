@@ -4,19 +4,22 @@
  *   2. the cost of authentication (GET with an API key vs without),
  *   3. the bare better-sqlite3 baseline on the same machine (bench/sqlite-baseline.ts),
  *   4. a bare node:http server answering the same POST, the ceiling of HTTP (bench/http-baseline.ts),
- *   5. bulk loading: `ledger journal-entries import` of 1,000,000 lines, and the batch route with
- *      one and four clients (bench/bulk.ts),
+ *   5. bulk loading: `ledger journal-entries import` of 1,000,000 lines, bare better-sqlite3
+ *      importing the same file (the reference of the bulk ratios), and the batch route with one
+ *      and four clients (bench/bulk.ts),
  *   6. start-up: `ledger accounts list` beside `node -e 0` (bench/startup.ts),
  *   7. every report on a ledger of 1,000,000 lines, against hledger (bench/reports.ts),
  * and for PostgreSQL (`--backend postgres`, or `both`; bench/postgres.ts), on a throw-away durable
  * cluster (bench/pg-cluster.ts) or the server of `--db postgres://...`:
  *   1. posting through HTTP with one and with two `ledger serve` processes on one database, random
- *      accounts and a hot account, each run followed by a check of the books,
+ *      accounts and a hot account, each run followed by a check of the books; then the reference,
+ *      a bare node:http server on `pg` (bench/bare-pg-server.mjs) loaded the same way,
  *   2. the cost of authentication,
  *   3. bare PostgreSQL through `pg` with the adapter's statements,
  *   4. bulk loading as for SQLite, and the batch route also with two servers (bench/bulk.ts),
  *   5. every report on a 1,000,000-line ledger;
- * then the goals with pass/fail. Prints Markdown on stdout; progress goes to stderr.
+ * then the goals with pass/fail, and issue 25's goals as ratios to the references of the same run.
+ * Prints Markdown on stdout; progress goes to stderr.
  * Options: `npm run bench -- --help`.
  */
 import { writeFileSync } from 'node:fs';
@@ -27,14 +30,14 @@ import {
 } from './lib.js';
 import {
   ACCOUNTS, databaseBytes, openTarget, type PgBaselineResult, pgBaselineCases, pgBaselineTable, type PgPostingResult, pgPostingTable,
-  type PgTarget, placementText, postgresBulkStore, postingSpecs, runPgBaseline, runPgPosting, statementsTable, waitText,
+  type PgTarget, placementText, postgresBulkStore, postingSpecs, runPgBaseline, runPgPosting, runPgReference, statementsTable, waitText,
 } from './postgres.js';
 import { clusterPids, createDatabase, dropDatabase } from './pg-cluster.js';
 import { type AuthResult, type OtherBuild, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
 import { buildLedger, type BuiltLedger, describeBuiltLedger, type ReportsResult, reportsMarkdown, runReports } from './reports.js';
 import { basename, join } from 'node:path';
 import { type BaselineResult, baselineCases, runBaseline } from './sqlite-baseline.js';
-import { type BulkResult, bulkMarkdown, runBulk, sqliteBulkStore } from './bulk.js';
+import { batchLabel, type BulkResult, bulkMarkdown, runBulk, sqliteBulkStore } from './bulk.js';
 import { type HttpBaselineResult, httpBaselineMarkdown, runHttpBaseline } from './http-baseline.js';
 import { runStartup, type StartupResult, startupMarkdown } from './startup.js';
 
@@ -58,6 +61,17 @@ const GOAL12_SCALE_LINES = 10_000_000;
 const GOAL12_REPORT_P99_MS = 20;
 const GOAL12_BALANCE_P99_MS = 2;
 const GOAL12_RSS_MB = 250;
+/**
+ * Issue 25: every goal a ratio to a reference measured in the same run, since this machine's
+ * speed moves two to four times between days. SQLite posting (FULL) at least 0.3 of the bare
+ * node:http POST server with p99 under 20 ms; the import and the batch route each at least 0.5 of
+ * bare better-sqlite3 importing the same file; PostgreSQL posting, one server and two, at least 0.4
+ * of the bare node:http server on `pg`.
+ */
+const GOAL25_POSTING_RATIO = 0.3;
+const GOAL25_POSTING_P99_MS = 20;
+const GOAL25_BULK_RATIO = 0.5;
+const GOAL25_PG_RATIO = 0.4;
 
 function ms(value: number): string {
   return fmt(value, 1);
@@ -145,22 +159,61 @@ function perEntry(selfMs: number, profile: ProfileSummary): string {
   return fmt((selfMs * 1000) / profile.entries, 1);
 }
 
-/** Where the microseconds of a post go in the two builds, module by module. */
+/**
+ * The part of the code a profile module belongs to, for comparing two builds: the ledger's own
+ * code by directory of src/ (each store under storage/ apart: storage/sqlite, storage/postgres,
+ * storage/shared; else the first level: service, http, domain, ...), each npm package, the
+ * garbage collector, and Node's own JavaScript and native code together ("node internals").
+ */
+function moduleGroup(name: string): string {
+  if (name === 'ledger:bundle') return 'dist/bundle (no source map entry)';
+  if (name.startsWith('ledger:')) {
+    const parts = name.slice('ledger:'.length).split('/');
+    return `src/${parts.slice(0, parts[0] === 'storage' ? 2 : 1).join('/')}`;
+  }
+  if (name.startsWith('npm:') || name === '(garbage collector)' || name === '(idle)' || name === '(program)') return name;
+  if (name.startsWith('node:') || name === '(native)') return 'node internals';
+  return 'other';
+}
+
+/** Parts of the code under this many µs per entry in both builds share one row of the comparison. */
+const SMALL_US = 2;
+
+/**
+ * Where the microseconds of a post go in the two builds, part by part (moduleGroup): CPU only,
+ * "(idle)" (the thread waiting) shown apart and left out of the total.
+ */
 function profileComparison(before: ProfileSummary, after: ProfileSummary): string {
-  const names = [...new Set([...before.modules, ...after.modules].map((m) => m.name))];
-  const us = (profile: ProfileSummary, name: string) => profile.modules.find((m) => m.name === name)?.selfMs;
-  const rows = names.map((name) => [name, us(before, name), us(after, name)] as const)
-    .sort((a, b) => (b[1] ?? 0) + (b[2] ?? 0) - (a[1] ?? 0) - (a[2] ?? 0))
-    .map(([name, b, a]) => [name, b === undefined ? '-' : perEntry(b, before), a === undefined ? '-' : perEntry(a, after),
-      b === undefined || a === undefined ? '' : fmt((a * 1000) / after.entries - (b * 1000) / before.entries, 1)]);
-  rows.push(['all samples', perEntry(before.totalMs, before), perEntry(after.totalMs, after), '']);
+  const grouped = (profile: ProfileSummary) => {
+    const groups = new Map<string, number>();
+    for (const m of profile.allModules) groups.set(moduleGroup(m.name), (groups.get(moduleGroup(m.name)) ?? 0) + m.selfMs);
+    return groups;
+  };
+  const [b, a] = [grouped(before), grouped(after)];
+  const us = (profile: ProfileSummary, selfMs: number | undefined) => (selfMs === undefined ? undefined : (selfMs * 1000) / profile.entries);
+  const cell = (value: number | undefined) => (value === undefined ? '-' : fmt(value, 1));
+  const names = [...new Set([...b.keys(), ...a.keys()])].filter((name) => name !== '(idle)');
+  const parts = names.map((name) => [name, us(before, b.get(name)), us(after, a.get(name))] as const)
+    .sort((x, y) => (y[1] ?? 0) + (y[2] ?? 0) - (x[1] ?? 0) - (x[2] ?? 0));
+  const small = parts.filter(([, x, y]) => (x ?? 0) < SMALL_US && (y ?? 0) < SMALL_US);
+  const rows = parts.filter((part) => !small.includes(part))
+    .map(([name, x, y]) => [name, cell(x), cell(y), x === undefined || y === undefined ? '' : fmt(y - x, 1)]);
+  if (small.length > 0) {
+    const [x, y] = [small.reduce((sum, p) => sum + (p[1] ?? 0), 0), small.reduce((sum, p) => sum + (p[2] ?? 0), 0)];
+    rows.push([`${small.length} smaller parts together (each under ${SMALL_US} µs in both)`, cell(x), cell(y), fmt(y - x, 1)]);
+  }
+  const cpu = (profile: ProfileSummary) => ((profile.totalMs - profile.idleMs) * 1000) / profile.entries;
+  rows.push(['CPU, all parts', cell(cpu(before)), cell(cpu(after)), fmt(cpu(after) - cpu(before), 1)]);
+  rows.push(['(idle: waiting, not CPU)', cell(us(before, before.idleMs)), cell(us(after, after.idleMs)), '']);
   const out: string[] = [];
-  out.push('### Server CPU per entry posted, before and after (synchronous=FULL, µs per entry, self time by module)');
+  out.push('### Server CPU per entry posted, before and after (synchronous=FULL, µs per entry, self time by part of the code)');
   out.push('');
-  out.push('Each profile covers the whole server life (start-up, fixtures, warm-up and measured posts) divided by the '
-    + 'entries it posted; "-" = not among that profile\'s 15 costliest modules.');
+  out.push(`Each profile covers the whole server life (start-up, fixtures, warm-up and measured posts) divided by the entries it `
+    + `posted (before ${fmt(before.entries)}, after ${fmt(after.entries)}; the start-up weighs more the fewer entries a run posts); `
+    + 'src/...: the ledger\'s own modules by directory, '
+    + 'npm:...: each package, node internals: Node\'s own JavaScript and native code; "-" = no samples there.');
   out.push('');
-  out.push(table(['module', 'before µs', 'after µs', 'after − before µs'], rows));
+  out.push(table(['part', 'before µs', 'after µs', 'after − before µs'], rows));
   return out.join('\n');
 }
 
@@ -192,7 +245,8 @@ function profileSection(profile: ProfileSummary, what: string, keep: boolean): s
   out.push(`### Server CPU profile (${what}, whole server life, ${fmt(profile.totalMs)} ms sampled)`);
   out.push(`Profile: ${profile.file}${keep ? '' : ' (deleted with the temporary directory; pass --keep to keep it)'}`);
   out.push('');
-  out.push(`${fmt(profile.entries)} entries posted in the server's life: ${perEntry(profile.totalMs, profile)} µs of samples per entry.`);
+  out.push(`${fmt(profile.entries)} entries posted in the server's life: ${perEntry(profile.totalMs, profile)} µs of samples per entry, `
+    + `${perEntry(profile.totalMs - profile.idleMs, profile)} µs of them CPU (the rest "(idle)", the thread waiting).`);
   out.push('');
   out.push(table(['module (self time)', 'ms', '%', 'µs per entry'],
     profile.modules.map((m) => [m.name, fmt(m.selfMs), fmt((m.selfMs / profile.totalMs) * 100, 1), perEntry(m.selfMs, profile)])));
@@ -205,6 +259,8 @@ function profileSection(profile: ProfileSummary, what: string, keep: boolean): s
 interface PgOutcome {
   target: PgTarget;
   postings: PgPostingResult[];
+  /** The bare node:http server on `pg`, the reference of issue 25's PostgreSQL posting goal (with the posting runs). */
+  reference?: PgPostingResult | undefined;
   auth: AuthResult | undefined;
   baselines: PgBaselineResult[];
   bulk?: BulkResult;
@@ -246,6 +302,23 @@ function pgReport(pg: PgOutcome, pinned: boolean, keep: boolean, concurrency: nu
     out.push('');
     for (const r of postings) out.push(`- ${r.spec.label}: ${r.verified}`
       + `${Object.keys(r.statuses).some((k) => k !== '201') ? `; statuses ${JSON.stringify(r.statuses)}` : ''}`);
+  }
+  if (pg.reference) {
+    const r = pg.reference;
+    out.push('');
+    out.push(`### The reference: a bare node:http server on \`pg\` (issue 25; ${concurrency} concurrent keep-alive clients, `
+      + 'random accounts, one server)');
+    out.push('');
+    out.push(pgPostingTable([r], target.cluster !== undefined && target.cpu === 0));
+    out.push('');
+    out.push('bench/bare-pg-server.mjs: reads and parses the body, checks for the credential, and writes the entries that arrived '
+      + 'while the previous group was written (at most 64) with ONE statement (a CTE inserting the entries and their lines from '
+      + 'unnest arrays into two plain tables of its own) on one connection, each answer after that statement\'s COMMIT; '
+      + `${r.groupSize === undefined ? '' : `${r.groupSize.toFixed(1)} entries per group on average over its life; `}`
+      + 'on the same cluster, pinned and loaded as one `ledger serve` above.');
+    out.push('');
+    out.push(`- reference: ${waitText(r.waits)}`);
+    out.push(`- reference: ${r.verified}${Object.keys(r.statuses).some((k) => k !== '201') ? `; statuses ${JSON.stringify(r.statuses)}` : ''}`);
   }
   if (pg.auth) out.push('', authSection(pg.auth, 'PostgreSQL'));
   if (baselines.length > 0) {
@@ -294,8 +367,84 @@ function ofRate(rate: number, goal: number): string | false {
   return rate < goal && `${fmt((rate / goal) * 100)}% of the rate`;
 }
 
+/** What the ratio goals read beside the results goalsReport already takes: the references, and which stores ran. */
+interface References {
+  bareHttp: HttpBaselineResult | undefined;
+  /** Undefined when the run did not touch PostgreSQL (--backend sqlite). */
+  pg: PgOutcome | undefined;
+  /** The run measured SQLite (--backend sqlite or both). */
+  sqlite: boolean;
+  /** Whether the run was pinned with taskset (else no CPU is said). */
+  pinned: boolean;
+}
+
+/**
+ * Issue 25's goals, each a ratio of a ledger figure to a reference figure of the same run; a row
+ * whose figures this run did not measure says so instead of showing a number.
+ */
+function ratioGoals(postings: PostingResult[], bulk: BulkResult | undefined, refs: References): string {
+  const rows: string[][] = [];
+  const notMeasured = (goal: string, why: string) => rows.push([goal, `not measured (${why})`, 'not measured', '-', 'not measured']);
+  const ratioRow = (goal: string, reference: string, ledger: string, ratio: number, misses: (string | false)[]) =>
+    rows.push([goal, reference, ledger, ratio.toFixed(2), verdict(misses)]);
+
+  const postingGoal = `SQLite posting, synchronous=FULL: ≥ ${GOAL25_POSTING_RATIO} of the bare node:http POST server, p99 < ${GOAL25_POSTING_P99_MS} ms`;
+  const full = postings.find((p) => p.mode === 'FULL' && !p.profile && !p.build);
+  if (!refs.sqlite) notMeasured(postingGoal, '--backend postgres');
+  else if (!full || !refs.bareHttp) {
+    notMeasured(postingGoal, `--only without ${[!full && 'posting', !refs.bareHttp && 'http'].filter(Boolean).join(' and ')}`);
+  } else {
+    const ratio = full.entriesPerSecond / refs.bareHttp.requestsPerSecond;
+    ratioRow(`${postingGoal} (${full.concurrency} clients)`, `${fmt(refs.bareHttp.requestsPerSecond)} requests/s, p99 ${ms(refs.bareHttp.latency.p99)} ms`,
+      `${fmt(full.entriesPerSecond)} entries/s, p99 ${ms(full.latency.p99)} ms`, ratio,
+      [ratio < GOAL25_POSTING_RATIO && `ratio below ${GOAL25_POSTING_RATIO}`, full.latency.p99 >= GOAL25_POSTING_P99_MS && 'p99 too high']);
+  }
+
+  const bulkGoal = (what: string) => `SQLite ${what}: ≥ ${GOAL25_BULK_RATIO} of bare better-sqlite3 importing the same file`;
+  const bare = bulk?.bare;
+  if (!refs.sqlite || !bulk || !bare) {
+    const why = !refs.sqlite ? '--backend postgres' : '--only without bulk';
+    notMeasured(bulkGoal('`ledger journal-entries import`'), why);
+    notMeasured(bulkGoal('`POST /journal-entries/batch`'), why);
+  } else {
+    const reference = `${fmt(bare.linesPerSecond)} lines/s`;
+    const bulkRow = (what: string, linesPerSecond: number) => {
+      const ratio = linesPerSecond / bare.linesPerSecond;
+      ratioRow(bulkGoal(what), reference, `${fmt(linesPerSecond)} lines/s`, ratio, [ratio < GOAL25_BULK_RATIO && `ratio below ${GOAL25_BULK_RATIO}`]);
+    };
+    bulkRow(`\`ledger journal-entries import\` (${fmt(bulk.import.lines)} lines)`, bulk.import.linesPerSecond);
+    for (const b of bulk.batches) bulkRow(`\`POST /journal-entries/batch\`, ${fmt(b.batch)} entries/request, ${batchLabel(b)}`, b.linesPerSecond);
+  }
+
+  const pg = refs.pg;
+  const where = pg === undefined ? '' : pg.target.cluster === undefined ? 'the server of --db, not pinned'
+    : !refs.pinned || pg.target.cpu === undefined ? 'the throw-away cluster, not pinned'
+      : `the cluster on CPU ${pg.target.cpu}, the servers on CPU 0${pg.target.cpu === 0 ? ' (one shared core)' : ''}`;
+  for (const servers of [1, 2]) {
+    const goal = `PostgreSQL posting, ${servers} server${servers > 1 ? 's' : ''}, random accounts: ≥ ${GOAL25_PG_RATIO} of a bare node:http `
+      + `server on pg${pg ? ` (${where})` : ''}`;
+    const run = pg?.postings.find((p) => p.spec.servers === servers && !p.spec.hot && !p.spec.profile);
+    if (!pg) notMeasured(goal, '--backend sqlite');
+    else if (!run || !pg.reference) notMeasured(goal, '--only without posting');
+    else {
+      const ratio = run.entriesPerSecond / pg.reference.entriesPerSecond;
+      ratioRow(goal, `${fmt(pg.reference.entriesPerSecond)} entries/s, p99 ${ms(pg.reference.latency.p99)} ms`,
+        `${fmt(run.entriesPerSecond)} entries/s, p99 ${ms(run.latency.p99)} ms`, ratio, [ratio < GOAL25_PG_RATIO && `ratio below ${GOAL25_PG_RATIO}`]);
+    }
+  }
+  const out: string[] = [];
+  out.push('### Ratios to the references of the same run (issue 25)');
+  out.push('');
+  out.push('Each ledger figure divided by its reference measured in this run on the same machine, pinned and loaded the same way '
+    + '(bare node:http: bench/bare-http-server.mjs; bare import: bench/bulk.ts runBareImport; bare node:http on pg: '
+    + 'bench/bare-pg-server.mjs).');
+  out.push('');
+  out.push(table(['goal', 'reference', 'ledger', 'ratio', 'result'], rows));
+  return out.join('\n');
+}
+
 function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], reports: ReportsResult[], bulk: BulkResult | undefined,
-  pgBulk: BulkResult | undefined, startup: StartupResult | undefined, bareBulk: BaselineResult | undefined): string {
+  pgBulk: BulkResult | undefined, startup: StartupResult | undefined, bareBulk: BaselineResult | undefined, refs: References): string {
   const out: string[] = [];
   out.push('## Goals');
   out.push('');
@@ -368,6 +517,7 @@ function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], r
       verdict([Math.max(result.rssBeforeMb, result.rssAfterMb) * 1.048576 >= GOAL12_RSS_MB && 'RSS too high'])]);
   }
   out.push(table(['what', 'goal', 'measured', 'result'], rows));
+  out.push('', ratioGoals(postings, bulk, refs));
   return `${out.join('\n')}\n`;
 }
 
@@ -400,6 +550,8 @@ async function runPostgres(options: BenchOptions, dir: string, pinned: boolean, 
         log(`PostgreSQL: posting ${options.entries} entries over HTTP, ${spec.label}, ${options.concurrency} clients`);
         outcome.postings.push(await runPgPosting(options, target, dir, spec));
       }
+      log(`PostgreSQL: the reference, bare node:http on pg, ${options.entries} entries, ${options.concurrency} clients`);
+      outcome.reference = await runPgReference(options, target);
     }
     if (options.only.has('auth')) {
       log(`PostgreSQL: authentication cost, ${options.authRequests} requests per pattern`);
@@ -552,9 +704,9 @@ async function main(): Promise<number> {
     if (reports && pg.reports) emit(`\n${reportsComparison(reports, pg.reports)}`);
   }
   const allReports = [reports, pg?.reports].filter((r): r is ReportsResult => r !== undefined);
-  if (postings.length > 0 || (pg?.postings.length ?? 0) > 0 || allReports.length > 0 || bulk || pg?.bulk || startup) {
+  if (postings.length > 0 || (pg?.postings.length ?? 0) > 0 || allReports.length > 0 || bulk || pg?.bulk || startup || bareHttp) {
     emit(`\n${goalsReport(postings, pg?.postings ?? [], allReports, bulk, pg?.bulk, startup,
-      baselines.find((b) => b.bulk))}`);
+      baselines.find((b) => b.bulk), { bareHttp, pg, sqlite, pinned })}`);
   }
   if (options.write) {
     writeFileSync(options.write, `${generatedHeader(process.argv.slice(2))}\n${output.join('')}`);
