@@ -52,6 +52,10 @@ export interface ReportsOptions {
    * reports on instead of building one; it is left in place, and hledger is not run over it.
    */
   existing?: string | undefined;
+  /** Another build's `ledger` program (see --before): it serves the reports and makes their API key. */
+  bin?: string | undefined;
+  /** How `existing` was made, when not by buildLedger of this build (the --before comparison). */
+  existingHow?: string | undefined;
 }
 
 export interface ReportTiming {
@@ -271,7 +275,7 @@ function hledgerBalances(journal: string): { seconds: number; balances: Map<stri
  * What the report calls need from a ledger buildLedger made earlier, read back from its file, and a
  * new API key for them (the chart's account numbers are buildChart's).
  */
-export function describeBuiltLedger(dbPath: string): BuiltLedger {
+export function describeBuiltLedger(dbPath: string, bin?: string): BuiltLedger {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
     const account = (number: string) =>
@@ -279,7 +283,7 @@ export function describeBuiltLedger(dbPath: string): BuiltLedger {
       ?? fail(`${dbPath} has no account ${number}: not a ledger made by buildLedger`);
     const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     const periods = (db.prepare('SELECT id FROM periods ORDER BY start_date').all() as { id: string }[]).map((row) => row.id);
-    const out = ledgerCli(dbPath, ['--json', 'users', 'create-service-account', '--name', 'bench reports']);
+    const out = ledgerCli(dbPath, ['--json', 'users', 'create-service-account', '--name', 'bench reports'], bin);
     return {
       entries: count('journal_entries'), lines: count('journal_lines'), periods, apiKey: JSON.parse(out).data.api_key, seconds: NaN,
       chart: { busiest: account('1000'), control: account('1900'), all: count('accounts'), debitSide: [], creditSide: [] },
@@ -302,8 +306,8 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
     let built: BuiltLedger;
     let buildHow = 'built through the service in';
     if (options.existing) {
-      built = describeBuiltLedger(options.existing);
-      buildHow = 'an existing ledger built through the service (--reports-db), not in this run';
+      built = describeBuiltLedger(options.existing, options.bin);
+      buildHow = options.existingHow ?? 'an existing ledger built through the service (--reports-db), not in this run';
     } else if (options.copyFrom && options.postgresUrl) {
       const copied = await copySqliteLedger(options.copyFrom.path, options.postgresUrl);
       built = { ...options.copyFrom.built, seconds: copied.seconds };
@@ -313,7 +317,7 @@ export async function runReports(options: ReportsOptions): Promise<ReportsResult
       built = await buildLedger(dbPath, options.lines);
       log(`built in ${built.seconds.toFixed(1)} s`);
     }
-    const server = await startServer(dbPath, { LEDGER_LOG_LEVEL: 'warn' }, 0);
+    const server = await startServer(dbPath, { LEDGER_LOG_LEVEL: 'warn' }, 0, [], options.bin);
     const client = new Client(server.baseUrl, 1, built.apiKey);
     const timings: ReportTiming[] = [];
     let rssBeforeMb = NaN;

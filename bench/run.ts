@@ -22,7 +22,9 @@
  * Prints Markdown on stdout; progress goes to stderr.
  * Options: `npm run bench -- --help`.
  */
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { migrateSqlite } from '../src/storage/sqlite/sqlite-store.js';
 import { cpus } from 'node:os';
 import {
   type BenchOptions, buildDist, fmt, fsyncProbe, HAS_TASKSET, type LatencySummary, killRunningServers, log, makeTempDir, OtherCpu, parseOptions,
@@ -521,6 +523,56 @@ function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], r
   return `${out.join('\n')}\n`;
 }
 
+/** The same ledger's reports served by another build (--before) and by this one. */
+interface ReportsComparison {
+  before: ReportsResult;
+  after: ReportsResult;
+  beforeLabel: string;
+  /** This build's migrations of the other build's ledger, in seconds. */
+  migrateSeconds: number;
+}
+
+/**
+ * Issue 25's "nothing else slower": the other build (its bench/reports.ts, imported from its
+ * checkout) builds the ledger; a copy is migrated to this build's schema (timed); each build then
+ * serves the same calls on its own file, one after the other, in this run.
+ */
+async function reportsBeforeAfter(beforeDir: string, lines: number, repeat: number, dir: string, keep: boolean): Promise<ReportsComparison> {
+  const beforeBench = await import(pathToFileURL(join(beforeDir, 'bench', 'reports.ts')).href) as { buildLedger: typeof buildLedger };
+  const beforeDb = join(dir, 'reports-before.db');
+  const afterDb = join(dir, 'reports-after.db');
+  const built = await beforeBench.buildLedger(beforeDb, lines);
+  log(`the other build built it in ${built.seconds.toFixed(1)} s`);
+  for (const suffix of ['', '-wal']) {
+    if (existsSync(beforeDb + suffix)) copyFileSync(beforeDb + suffix, afterDb + suffix);
+  }
+  const started = performance.now();
+  migrateSqlite(afterDb);
+  const migrateSeconds = (performance.now() - started) / 1000;
+  log(`this build migrated a copy in ${migrateSeconds.toFixed(1)} s`);
+  const beforeLabel = `before (${basename(beforeDir)})`;
+  const before = await runReports({ lines, repeat, dir, keep, existing: beforeDb, bin: join(beforeDir, 'bin', 'ledger.js'),
+    existingHow: `built through the service of ${beforeLabel} in this run, served by it` });
+  const after = await runReports({ lines, repeat, dir, keep, existing: afterDb,
+    existingHow: `built through the service of ${beforeLabel} in this run, migrated to this build's schema (${migrateSeconds.toFixed(1)} s), served by this build` });
+  return { before, after, beforeLabel, migrateSeconds };
+}
+
+function reportsComparisonMarkdown(compared: ReportsComparison): string {
+  const { before, after } = compared;
+  const rows = after.timings.map((timing) => {
+    const other = before.timings.find((t) => t.name === timing.name);
+    return [timing.name, other ? ms(other.latency.p50) : '-', other ? ms(other.latency.p99) : '-', ms(timing.latency.p50), ms(timing.latency.p99),
+      other ? `${fmt(timing.latency.p50 / other.latency.p50, 2)}` : '-'];
+  });
+  return ['### Reports on the same ledger, before and after (SQLite, one run)', '',
+    `The ledger (${fmt(after.lines)} lines) was built by ${compared.beforeLabel}; a copy was migrated to this build's schema in `
+    + `${compared.migrateSeconds.toFixed(1)} s. Each build served the same calls of each case on its own copy, `
+    + 'one build after the other, on the same core. Server memory: before '
+    + `${fmt(before.rssBeforeMb)} -> ${fmt(before.rssAfterMb)} MiB, after ${fmt(after.rssBeforeMb)} -> ${fmt(after.rssAfterMb)} MiB.`, '',
+    table(['call', 'before p50 ms', 'before p99 ms', 'after p50 ms', 'after p99 ms', 'after / before (p50)'], rows)].join('\n');
+}
+
 /** The two stores' reports side by side, and whether their trial balances agree (same seed, same ledger). */
 function reportsComparison(sqlite: ReportsResult, postgres: ReportsResult): string {
   const out: string[] = [];
@@ -637,6 +689,7 @@ async function main(): Promise<number> {
   const baselines: BaselineResult[] = [];
   const probes: LatencySummary[] = [];
   let reports: ReportsResult | undefined;
+  let reportsBefore: ReportsComparison | undefined;
   let pg: (PgOutcome & { reports?: ReportsResult }) | undefined;
   const sqlite = options.backend !== 'postgres';
   try {
@@ -676,7 +729,12 @@ async function main(): Promise<number> {
       bulk = await runBulk(options, dir, sqliteBulkStore(dir));
     }
     if (sqlite && options.only.has('startup')) startup = runStartup(dir);
-    if (sqlite && options.only.has('reports')) {
+    if (sqlite && options.only.has('reports') && options.before !== undefined && options.reportsDb === undefined) {
+      log(`reports on a ledger of ${options.lines} journal lines, built by the build at ${options.before}, served by it and by this one`);
+      const compared = await reportsBeforeAfter(options.before, options.lines, options.repeat, dir, options.keep);
+      reports = compared.after;
+      reportsBefore = compared;
+    } else if (sqlite && options.only.has('reports')) {
       log(`reports on a ledger of ${options.lines} journal lines`);
       reports = await runReports({ lines: options.lines, repeat: options.repeat, dir, keep: options.keep,
         keepDatabase: options.backend === 'both' && options.pgBuild === 'copy', existing: options.reportsDb });
@@ -697,6 +755,7 @@ async function main(): Promise<number> {
   if (bulk) emit(`\n${bulkMarkdown(bulk)}\n`);
   if (startup) emit(`\n${startupMarkdown(startup)}\n`);
   if (reports) emit(`\n${reportsMarkdown(reports)}\n`);
+  if (reportsBefore) emit(`\n${reportsComparisonMarkdown(reportsBefore)}\n`);
   if (pg) {
     emit(`\n${pgReport(pg, pinned, options.keep, options.concurrency)}`);
     if (pg.bulk) emit(`\n${bulkMarkdown(pg.bulk)}\n`);
