@@ -124,7 +124,9 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
                      on PostgreSQL, copy this ledger instead of building one
   --write FILE       also write the Markdown output to FILE   BENCH_WRITE        (stdout only)
   --before DIR       another build's checkout (its dist/):    BENCH_BEFORE       (none)
-                     posted (and profiled) beside this one`;
+                     posted (and profiled) beside this one; with reports (SQLite,
+                     no --reports-db) it builds the reports ledger, this build
+                     migrates a copy, and both serve the calls side by side`;
 
 function positiveInt(name: string, text: string): number {
   const value = Number(text);
