@@ -21,8 +21,13 @@ export interface GroupTransaction {
   readonly tx: LedgerTx;
   /** The running job's first refused call. */
   readonly job: JobState;
-  /** A job starts (SQLite: its savepoint; PostgreSQL takes one only before the job's first write). */
-  startJob(): void | Promise<void>;
+  /**
+   * A job starts (SQLite: its savepoint; PostgreSQL takes one only before the job's first write).
+   * `alone`: it is the group's only job, so the transaction's own rollback can undo it (SQLite then
+   * takes no savepoint: a large job under one, a batch or an import, makes every page it touches
+   * cost more the more the savepoint holds).
+   */
+  startJob(alone: boolean): void | Promise<void>;
   /** The running job succeeded: what it wrote stays, what it left pending joins the group's. */
   keepJob(): void | Promise<void>;
   /**
@@ -145,7 +150,7 @@ export class GroupCommit {
   private async runJobs(transaction: GroupTransaction, batch: readonly WriteJob[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     for (const queued of batch) {
-      await transaction.startJob();
+      await transaction.startJob(batch.length === 1);
       try {
         const value = await queued.work(transaction.tx);
         // A job that caught a refused call and went on still fails whole.

@@ -330,6 +330,8 @@ class SqliteGroup implements GroupTransaction {
   readonly tx: LedgerTx;
   readonly job: JobState = { failure: undefined };
   auditWritten = false;
+  /** Whether the running job has a savepoint to roll back to. */
+  private savepoint = false;
   /** The totals and words the running transaction's entries add, written once before COMMIT. */
   private readonly pending: PendingWrites;
   /** Accounts and periods read in the running transaction: it holds the write lock, so only it can change them. */
@@ -364,19 +366,22 @@ class SqliteGroup implements GroupTransaction {
     this.periods.clear();
   }
 
-  startJob(): void {
-    this.control.savepoint.run();
+  startJob(alone: boolean): void {
+    // The group's only job needs no savepoint: if it fails, the whole transaction is rolled back.
+    this.savepoint = !alone;
+    if (this.savepoint) this.control.savepoint.run();
     this.job.failure = undefined;
   }
 
   keepJob(): void {
-    this.control.release.run();
+    if (this.savepoint) this.control.release.run();
     this.pending.keepJob();
   }
 
   dropJob(error: unknown): void {
-    // Some errors make SQLite roll back the whole transaction; then the group fails.
-    if (!this.writer.inTransaction) throw error;
+    // Without a savepoint (the group's only job), or when SQLite rolled the whole transaction
+    // back itself, the group fails as a whole: its one job, or every job, is told `error`.
+    if (!this.savepoint || !this.writer.inTransaction) throw error;
     this.control.rollbackTo.run();
     this.control.release.run();
     this.pending.dropJob();

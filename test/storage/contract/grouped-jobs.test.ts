@@ -57,6 +57,24 @@ describe('storage contract: jobs committed together', () => {
     await expectUnbrokenChain();
   });
 
+  it('leaves nothing of a job that fails alone in its group (no other job queued with it), and writes on after it', async () => {
+    const dropped = [sale(1), sale(2), sale(3)];
+    const refusal = new Error('the batch changed its mind at its last entry');
+    await expect(context.store.write(async (tx) => {
+      for (const entry of dropped) await tx.insertEntry(entry);
+      await tx.insertAuditRecord(auditOf(dropped[0]!));
+      throw refusal;
+    })).rejects.toBe(refusal);
+    expect(await context.store.countEntries()).toBe(0);
+    expect(await context.store.accountTotals({})).toEqual(new Map());
+    expect((await context.store.countAuditRecords()).records).toBe(0);
+    const kept = sale(4);
+    await context.store.write((tx) => tx.insertEntry(kept));
+    expect(await context.store.countEntries()).toBe(1);
+    expect(await context.store.accountTotals({})).toEqual(totalsOf([kept]));
+    await expectUnbrokenChain();
+  });
+
   it('shows totals read inside a job as the jobs before it and the job itself left them, and forgets a failed job\'s', async () => {
     const kept = [sale(1), sale(2), sale(4), sale(8), sale(16)];
     const dropped = sale(32);
