@@ -72,6 +72,9 @@ export interface BankingReads {
   reconciledLineIds(journalLineIds: readonly string[]): Promise<Set<string>>;
 }
 
+/** What an update of a bank rule may change. */
+export type BankRuleChanges = Partial<Omit<BankRule, 'id' | 'created_at'>>;
+
 export interface BankingWrites {
   /** Holds the account's banking rows against other writers until the transaction ends (see above). */
   lockBankAccount(accountId: string): Promise<void>;
@@ -83,7 +86,7 @@ export interface BankingWrites {
   unmatchBankLine(id: string): Promise<void>;
 
   insertBankRule(rule: BankRule): Promise<void>;
-  updateBankRule(id: string, changes: Partial<Omit<BankRule, 'id' | 'created_at'>>): Promise<void>;
+  updateBankRule(id: string, changes: BankRuleChanges): Promise<void>;
   deleteBankRule(id: string): Promise<void>;
 
   insertReconciliation(reconciliation: Reconciliation): Promise<void>;

@@ -154,15 +154,20 @@ export interface BooksReads {
   getSetting(key: string): Promise<string | undefined>;
 }
 
+/** What an update of a currency, an account or a period may change. */
+export type CurrencyChanges = Partial<Pick<Currency, 'name' | 'symbol'>>;
+export type AccountChanges = Partial<Pick<Account, 'name' | 'is_active' | 'xbrl_tag'>>;
+export type PeriodChanges = Partial<Pick<Period, 'status' | 'closed_at' | 'closed_by' | 'closing_entry_id'>>;
+
 export interface BooksWrites {
   insertCurrency(currency: Currency): Promise<void>;
-  updateCurrency(id: string, changes: Partial<Pick<Currency, 'name' | 'symbol'>>): Promise<void>;
+  updateCurrency(id: string, changes: CurrencyChanges): Promise<void>;
 
   insertAccount(account: Account): Promise<void>;
-  updateAccount(id: string, changes: Partial<Pick<Account, 'name' | 'is_active' | 'xbrl_tag'>>): Promise<void>;
+  updateAccount(id: string, changes: AccountChanges): Promise<void>;
 
   insertPeriod(period: Period): Promise<void>;
-  updatePeriod(id: string, changes: Partial<Pick<Period, 'status' | 'closed_at' | 'closed_by' | 'closing_entry_id'>>): Promise<void>;
+  updatePeriod(id: string, changes: PeriodChanges): Promise<void>;
   /** Removes an open period that holds no entries (the caller checked). */
   deletePeriod(id: string): Promise<void>;
   /** Removes an account nothing uses (the caller checked). */

@@ -63,9 +63,12 @@ export interface CredentialReads {
   recentLoginFailures(key: string, since: string, limit: number): Promise<string[]>;
 }
 
+/** What an update of a user may change. */
+export type UserChanges = Partial<Pick<StoredUser, 'name' | 'permissions' | 'is_active' | 'password_hash'>>;
+
 export interface CredentialWrites {
   insertUser(user: NewUserRecord): Promise<void>;
-  updateUser(id: string, changes: Partial<Pick<StoredUser, 'name' | 'permissions' | 'is_active' | 'password_hash'>>): Promise<void>;
+  updateUser(id: string, changes: UserChanges): Promise<void>;
   insertApiKey(key: ApiKeyRecord): Promise<void>;
   /** Deletes every API key of the user (a rotation deletes the old key before inserting the new one). */
   deleteUserApiKeys(userId: string): Promise<void>;

@@ -54,7 +54,7 @@ export abstract class PostgresAuditReads implements Partial<LedgerReads> {
     }));
   }
 
-  async countAuditRecords(): Promise<{ records: number; sealed: number; }> {
+  async countAuditRecords(): Promise<{ records: number; sealed: number }> {
     return (await this.q.get<{ records: number; sealed: number }>(
       'SELECT (SELECT count(*) FROM audit_log) AS records, (SELECT count(*) FROM audit_seals) AS sealed'))!;
   }

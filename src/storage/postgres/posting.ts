@@ -8,7 +8,7 @@
 import { currencyTotalOverflow } from '../../domain/errors.js';
 import { MAX_AMOUNT, parseStoredAmount } from '../../domain/money/amount.js';
 import { GENESIS_HASH } from '../../service/entry-hash.js';
-import type { LedgerWrites } from '../../service/ports/ledger-store.js';
+import type { AccountChanges, CurrencyChanges, LedgerWrites, PeriodChanges } from '../../service/ports/ledger-store.js';
 import { entryDebitTotal } from '../shared/paging.js';
 import type { PgQueries } from './queries.js';
 import type { CurrencyState } from './write-buffer.js';
@@ -48,7 +48,7 @@ export abstract class PostgresBooksWrites implements Partial<LedgerWrites> {
     currency.asset_scale, currency.asset_type, currency.caip19_id, currency.created_at);
   }
 
-  async updateCurrency(id: string, changes: Partial<Pick<Currency, "symbol" | "name">>): Promise<void> {
+  async updateCurrency(id: string, changes: CurrencyChanges): Promise<void> {
     await this.q.update('currencies', id, changes);
   }
 
@@ -61,7 +61,7 @@ export abstract class PostgresBooksWrites implements Partial<LedgerWrites> {
     account.is_active, account.created_at);
   }
 
-  async updateAccount(id: string, changes: Partial<Pick<Account, "name" | "is_active" | "xbrl_tag">>): Promise<void> {
+  async updateAccount(id: string, changes: AccountChanges): Promise<void> {
     this.transaction.forget();
     await this.q.update('accounts', id, changes);
   }
@@ -73,7 +73,7 @@ export abstract class PostgresBooksWrites implements Partial<LedgerWrites> {
     period.closed_at, period.closed_by, period.closing_entry_id, period.created_at);
   }
 
-  async updatePeriod(id: string, changes: Partial<Pick<Period, "status" | "closed_at" | "closed_by" | "closing_entry_id">>): Promise<void> {
+  async updatePeriod(id: string, changes: PeriodChanges): Promise<void> {
     this.transaction.forget();
     await this.q.update('periods', id, changes);
   }

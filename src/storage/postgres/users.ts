@@ -5,7 +5,7 @@ import type {
 import { mapPage, page } from '../shared/paging.js';
 import { type UserRow, toUser } from '../shared/rows.js';
 import type { PgQueries } from './queries.js';
-import type { ApiKeyUser, NewUserRecord, StoredUser } from '../../service/ports/credentials-store.js';
+import type { ApiKeyUser, NewUserRecord, StoredUser, UserChanges } from '../../service/ports/credentials-store.js';
 import type { PageRequest, StorePage } from '../../service/ports/store-pages.js';
 import type { User } from '../../domain/types.js';
 
@@ -103,7 +103,7 @@ export abstract class PostgresCredentialWrites implements Partial<LedgerWrites> 
     JSON.stringify(user.permissions), user.is_active, user.created_at);
   }
 
-  async updateUser(id: string, changes: Partial<Pick<StoredUser, "password_hash" | "name" | "permissions" | "is_active">>): Promise<void> {
+  async updateUser(id: string, changes: UserChanges): Promise<void> {
     this.credentialsChanged();
     const { permissions, ...rest } = changes;
     await this.q.update('users', id, permissions === undefined ? rest : { ...rest, permissions: JSON.stringify(permissions) });

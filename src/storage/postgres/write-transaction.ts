@@ -28,6 +28,7 @@ import type { Account, Period } from '../../domain/types.js';
 import type { AccountCache } from '../shared/account-cache.js';
 import type { JobState } from '../shared/errors.js';
 import { PendingTables } from '../shared/pending-writes.js';
+import { PeriodMemo } from '../shared/period-memo.js';
 import { type PgExecutor, PgQueries } from './queries.js';
 import { POSTGRES_PENDING_TABLES, WriteBuffer } from './write-buffer.js';
 
@@ -59,7 +60,7 @@ export class WriteTransaction {
   private savepoint = false;
   /** Why the transaction cannot go on (a statement failed while the job had no savepoint). */
   private unrecoverable: unknown;
-  private periods: Period[] = [];
+  private readonly periods = new PeriodMemo();
   /** The credentials version, read as the transaction began; undefined once this transaction changed a user or key. */
   private credentials: string | undefined;
 
@@ -175,7 +176,7 @@ export class WriteTransaction {
   /** The transaction changes accounts or periods: what it remembers of them may be stale. */
   forget(): void {
     this.accounts.clear();
-    if (this.periods.length > 0) this.periods = [];
+    this.periods.clear();
   }
 
   /** Accounts from memory where this transaction (or the process, under the same accounts version) read them already. */
@@ -184,11 +185,7 @@ export class WriteTransaction {
   }
 
   /** A period this transaction locked already (it stays locked until COMMIT), else `load`ed and remembered. */
-  async findPeriodContaining(date: string, load: (date: string) => Promise<Period | undefined>): Promise<Period | undefined> {
-    const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
-    if (known) return known;
-    const period = await load(date);
-    if (period && period.start_date <= date && date <= period.end_date) this.periods.push(period);
-    return period;
+  findPeriodContaining(date: string, load: (date: string) => Promise<Period | undefined>): Promise<Period | undefined> {
+    return this.periods.find(date, load);
   }
 }

@@ -43,7 +43,7 @@ export abstract class SqliteAuditReads implements Partial<LedgerReads> {
     }));
   }
 
-  async countAuditRecords(): Promise<{ records: number; sealed: number; }> {
+  async countAuditRecords(): Promise<{ records: number; sealed: number }> {
     return this.q.get<{ records: number; sealed: number }>(
       'SELECT (SELECT COUNT(*) FROM audit_log) AS records, (SELECT COUNT(*) FROM audit_seals) AS sealed')!;
   }

@@ -1,5 +1,5 @@
 /** Bank statements, bank lines, rules, matches and reconciliations (service/ports/banking-store.ts). */
-import type { BankingReads, BankingWrites, BankLineFilter, UnreconciledLine } from '../../service/ports/banking-store.js';
+import type { BankingReads, BankingWrites, BankLineFilter, BankRuleChanges, UnreconciledLine } from '../../service/ports/banking-store.js';
 import { parseStoredAmount, toDecimalString } from '../../domain/money/amount.js';
 import {
   type BankAccountLineRow, type BankLineRow, type BankRuleRow, type BankStatementRow, matchToText, type ReconciliationRow,
@@ -222,7 +222,7 @@ export abstract class SqliteBankingWrites implements BankingWrites {
     rule.counter_account_id, rule.description, rule.created_at);
   }
 
-  async updateBankRule(id: string, changes: Partial<Omit<BankRule, "id" | "created_at">>): Promise<void> {
+  async updateBankRule(id: string, changes: BankRuleChanges): Promise<void> {
     const { match, ...rest } = changes;
     this.q.update('bank_rules', id, { ...rest, ...(match === undefined ? {} : { match: matchToText(match) }) });
   }

@@ -7,10 +7,12 @@
 import { currencyTotalOverflow } from '../../domain/errors.js';
 import { MAX_AMOUNT, toDecimalString } from '../../domain/money/amount.js';
 import { entryHash, GENESIS_HASH } from '../../service/entry-hash.js';
-import type { LedgerWrites } from '../../service/ports/ledger-store.js';
+import type { AccountChanges, CurrencyChanges, LedgerWrites, PeriodChanges } from '../../service/ports/ledger-store.js';
 import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
 import { entrySearchWords } from '../../domain/journal/search-words.js';
 import { amountKey, wordsText } from './entry-search.js';
+import type { AccountCache } from '../shared/account-cache.js';
+import type { PeriodMemo } from '../shared/period-memo.js';
 import type { PendingWrites } from './pending-writes.js';
 import type { SqliteQueries } from './queries.js';
 import type { Account, Currency, JournalEntry, Period } from '../../domain/types.js';
@@ -34,6 +36,9 @@ const INSERT_LINE = `INSERT INTO journal_lines (entry_seq, seq, id, account_id, 
 export abstract class SqliteBooksWrites implements Partial<LedgerWrites> {
   declare readonly q: SqliteQueries;
   declare readonly pending: PendingWrites;
+  /** What the transaction remembers of accounts and periods: forgotten when one changes. */
+  declare readonly accounts: AccountCache;
+  declare readonly periods: PeriodMemo;
 
   async insertCurrency(currency: Currency): Promise<void> {
     this.q.run(`INSERT INTO currencies (id, code, name, symbol, asset_scale, asset_type, caip19_id, created_at)
@@ -41,11 +46,12 @@ export abstract class SqliteBooksWrites implements Partial<LedgerWrites> {
     currency.asset_scale, currency.asset_type, currency.caip19_id, currency.created_at);
   }
 
-  async updateCurrency(id: string, changes: Partial<Pick<Currency, "symbol" | "name">>): Promise<void> {
+  async updateCurrency(id: string, changes: CurrencyChanges): Promise<void> {
     this.q.update('currencies', id, changes);
   }
 
   async insertAccount(account: Account): Promise<void> {
+    this.accounts.clear();
     this.q.run(`INSERT INTO accounts (id, account_number, name, currency_id, account_type, normal_balance,
       has_subledger, parent_id, entity_id, xbrl_tag, is_active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     account.id, account.account_number, account.name, account.currency_id, account.account_type,
@@ -53,25 +59,30 @@ export abstract class SqliteBooksWrites implements Partial<LedgerWrites> {
     account.is_active ? 1 : 0, account.created_at);
   }
 
-  async updateAccount(id: string, changes: Partial<Pick<Account, "name" | "is_active" | "xbrl_tag">>): Promise<void> {
+  async updateAccount(id: string, changes: AccountChanges): Promise<void> {
+    this.accounts.clear();
     this.q.update('accounts', id, changes);
   }
 
   async insertPeriod(period: Period): Promise<void> {
+    this.periods.clear();
     this.q.run(`INSERT INTO periods (id, name, start_date, end_date, status, closed_at, closed_by, closing_entry_id, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, period.id, period.name, period.start_date, period.end_date, period.status,
     period.closed_at, period.closed_by, period.closing_entry_id, period.created_at);
   }
 
-  async updatePeriod(id: string, changes: Partial<Pick<Period, "status" | "closed_at" | "closed_by" | "closing_entry_id">>): Promise<void> {
+  async updatePeriod(id: string, changes: PeriodChanges): Promise<void> {
+    this.periods.clear();
     this.q.update('periods', id, changes);
   }
 
   async deletePeriod(id: string): Promise<void> {
+    this.periods.clear();
     this.q.run('DELETE FROM periods WHERE id = ?', id);
   }
 
   async deleteAccount(id: string): Promise<void> {
+    this.accounts.clear();
     this.q.run('DELETE FROM accounts WHERE id = ?', id);
   }
 

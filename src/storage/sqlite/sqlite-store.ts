@@ -21,6 +21,7 @@ import { AccountCache } from '../shared/account-cache.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
 import { PendingTables } from '../shared/pending-writes.js';
+import { PeriodMemo } from '../shared/period-memo.js';
 import { mixConcerns } from '../shared/concerns.js';
 import { SqliteAuditReads, SqliteAuditWrites } from './audit-log.js';
 import { SqliteBankingReads, SqliteBankingWrites } from './banking.js';
@@ -128,36 +129,16 @@ class SqliteReads implements LedgerReads {
 mixConcerns(SqliteReads, [SqliteBooksReads, SqliteCredentialReads, SqliteAuditReads, SqliteBankingReads, SqliteRatesReads]);
 
 /**
- * Periods found by a write transaction: every post looks up its date's period, and the entries of
- * a group or an import mostly fall in the same few. Valid, like the accounts, while the transaction
- * holds the write lock and has not changed a period or rolled a job back.
- */
-class PeriodMemo {
-  private readonly periods: Period[] = [];
-
-  async find(date: string, load: (date: string) => Promise<Period | undefined>): Promise<Period | undefined> {
-    const known = this.periods.find((period) => period.start_date <= date && date <= period.end_date);
-    if (known) return known;
-    const found = await load(date);
-    if (found) this.periods.push(found);
-    return found;
-  }
-
-  clear(): void {
-    this.periods.length = 0;
-  }
-}
-
-/**
  * The write transaction as the jobs see it: the reads and every concern's writes on the writer
  * connection. What it keeps pending (pending-writes.ts) is written by `q` before any statement that
  * touches a pending table, so every read sees it (the port's rule). Accounts and periods are
- * remembered until the transaction ends or changes one (see GroupCommit).
+ * remembered until the transaction ends, rolls a job back or changes one (the books' writes forget
+ * them, posting.ts).
  */
 interface SqliteTransaction extends SqliteBooksWrites, SqliteCredentialWrites, SqliteAuditWrites, SqliteBankingWrites, SqliteRatesWrites {}
 class SqliteTransaction extends SqliteReads implements LedgerTx {
-  constructor(q: SqliteQueries, readonly pending: PendingWrites, private readonly accounts: AccountCache,
-    private readonly periods: PeriodMemo, readonly onAuditWritten: () => void) {
+  constructor(q: SqliteQueries, readonly pending: PendingWrites, readonly accounts: AccountCache,
+    readonly periods: PeriodMemo, readonly onAuditWritten: () => void) {
     super(q);
   }
 
@@ -167,36 +148,6 @@ class SqliteTransaction extends SqliteReads implements LedgerTx {
 
   override findPeriodContaining(date: string): Promise<Period | undefined> {
     return this.periods.find(date, (day) => super.findPeriodContaining(day));
-  }
-
-  insertAccount(account: Account): Promise<void> {
-    this.accounts.clear();
-    return SqliteBooksWrites.prototype.insertAccount.call(this, account);
-  }
-
-  updateAccount(id: string, changes: Parameters<LedgerTx['updateAccount']>[1]): Promise<void> {
-    this.accounts.clear();
-    return SqliteBooksWrites.prototype.updateAccount.call(this, id, changes);
-  }
-
-  deleteAccount(id: string): Promise<void> {
-    this.accounts.clear();
-    return SqliteBooksWrites.prototype.deleteAccount.call(this, id);
-  }
-
-  insertPeriod(period: Period): Promise<void> {
-    this.periods.clear();
-    return SqliteBooksWrites.prototype.insertPeriod.call(this, period);
-  }
-
-  updatePeriod(id: string, changes: Parameters<LedgerTx['updatePeriod']>[1]): Promise<void> {
-    this.periods.clear();
-    return SqliteBooksWrites.prototype.updatePeriod.call(this, id, changes);
-  }
-
-  deletePeriod(id: string): Promise<void> {
-    this.periods.clear();
-    return SqliteBooksWrites.prototype.deletePeriod.call(this, id);
   }
 }
 mixConcerns(SqliteTransaction, [SqliteBooksWrites, SqliteCredentialWrites, SqliteAuditWrites, SqliteBankingWrites, SqliteRatesWrites]);

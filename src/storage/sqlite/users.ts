@@ -3,7 +3,7 @@ import type { ApiKeyRecord, LedgerReads, LedgerWrites, RefreshTokenRecord } from
 import { mapPage, page } from '../shared/paging.js';
 import type { SqliteQueries } from './queries.js';
 import { type UserRow, toUser } from '../shared/rows.js';
-import type { ApiKeyUser, NewUserRecord, StoredUser } from '../../service/ports/credentials-store.js';
+import type { ApiKeyUser, NewUserRecord, StoredUser, UserChanges } from '../../service/ports/credentials-store.js';
 import type { IdempotencyRecord } from '../../service/ports/idempotency-store.js';
 import type { PageRequest, StorePage } from '../../service/ports/store-pages.js';
 import type { User } from '../../domain/types.js';
@@ -89,7 +89,7 @@ export abstract class SqliteCredentialWrites implements Partial<LedgerWrites> {
     JSON.stringify(user.permissions), user.is_active ? 1 : 0, user.created_at);
   }
 
-  async updateUser(id: string, changes: Partial<Pick<StoredUser, "password_hash" | "name" | "permissions" | "is_active">>): Promise<void> {
+  async updateUser(id: string, changes: UserChanges): Promise<void> {
     const { permissions, ...rest } = changes;
     this.q.update('users', id, permissions === undefined ? rest : { ...rest, permissions: JSON.stringify(permissions) });
   }
