@@ -67,7 +67,7 @@ export async function copyLedger(source: LedgerStore, target: LedgerStore, onPro
     const auditRecords = (await copyAuditLog(reads, tx)) + posts;
     return { currencies, accounts, periods: periods.count, entries, lines, users, api_keys: apiKeys, settings, audit_records: auditRecords,
       ...banking, exchange_rates: exchangeRates };
-  }));
+  }, { alone: true }));
 }
 
 /** Every item of a keyset-paged listing, one page at a time. */

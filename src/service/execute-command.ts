@@ -22,6 +22,7 @@ import {
   keptJson, statusOf,
 } from './idempotency.js';
 import { getJournalEntries } from './journal-entries.js';
+import type { WriteOptions } from './ports/ledger-store.js';
 import { writeRolledBack } from './rolled-back-write.js';
 import type { Command, Outcome, ReadUseCase, WriteUseCase } from './use-case.js';
 
@@ -29,18 +30,24 @@ export async function executeWrite<S extends TSchema, R, A, D>(ctx: ServiceConte
   command: Command<Static<S>>): Promise<Outcome<A, D>> {
   const { actor, input } = command;
   if (useCase.permission !== null) requirePermission(actor, useCase.permission);
+  const queued = queuedAs(useCase);
   if (command.dryRun === true) {
     const answer = useCase.dryRun;
     if (answer === undefined) throw validationError(`${useCase.name} has no dry run`, 'dry_run', 'Leave dry_run out');
     const work = await useCase.prepare(ctx, actor, input, true);
-    const data = await writeRolledBack(ctx.store, async (tx) => answer(ctx, tx, await work(tx)));
+    const data = await writeRolledBack(ctx.store, async (tx) => answer(ctx, tx, await work(tx)), queued);
     return { kind: 'dry-run', data } as Outcome<A, D>;
   }
   if (useCase.idempotent === false || command.idempotencyKey === undefined) {
     const work = await useCase.prepare(ctx, actor, input, false);
-    return { kind: 'done', ...useCase.answer(await ctx.store.write(work)) };
+    return { kind: 'done', ...useCase.answer(await ctx.store.write(work, queued)) };
   }
   return executeOnce(ctx, useCase, actor, input, intentOf(actor.user_id, command.idempotencyKey, useCase.name, input));
+}
+
+/** How the use case's write is queued: a large one in a transaction of its own. */
+function queuedAs(useCase: Pick<WriteUseCase, 'alone'>): WriteOptions {
+  return { alone: useCase.alone === true };
 }
 
 /** A write under an idempotency key: replayed when an answer is kept, else done once with its answer kept. */
@@ -57,7 +64,7 @@ async function executeOnce<S extends TSchema, R, A, D>(ctx: ServiceContext, useC
       const body = useCase.idempotent === 'entry-ids' ? keepEntryIds(answer.data as { id: string }[]) : keptJson(answer.data);
       await keep(tx, intent, { statusCode: statusOf(answer.created), body });
       return answer;
-    });
+    }, queuedAs(useCase));
   } catch (error) {
     // Another request with the key committed first: its answer is this one's.
     if (error instanceof IdempotentReplay) return replay(ctx, error.kept);

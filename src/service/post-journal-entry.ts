@@ -196,7 +196,7 @@ export function postJournalEntries(ctx: ServiceContext, actor: Actor, inputs: re
  */
 export async function importJournalEntries(ctx: ServiceContext, actor: Actor, open: () => AsyncIterable<CreateEntryInput>): Promise<number> {
   requirePermission(actor, 'journals:create');
-  return ctx.store.write((tx) => postEach(ctx, tx, actor, open()));
+  return ctx.store.write((tx) => postEach(ctx, tx, actor, open()), { alone: true });
 }
 
 /** Re-labels an entry's error with the entry's position in a batch. */

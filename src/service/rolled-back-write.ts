@@ -5,7 +5,7 @@
  * checks, the database's own constraints such as one reversal per entry); then it is rolled back
  * and what it produced is carried out.
  */
-import type { LedgerStore, LedgerTx } from './ports/ledger-store.js';
+import type { LedgerStore, LedgerTx, WriteOptions } from './ports/ledger-store.js';
 
 /** Thrown inside the transaction to roll it back while carrying the result out. */
 class Rollback<T> extends Error {
@@ -15,11 +15,11 @@ class Rollback<T> extends Error {
 }
 
 /** Runs `work` in one write transaction, rolls the transaction back and returns what `work` returned. */
-export async function writeRolledBack<T>(store: LedgerStore, work: (tx: LedgerTx) => Promise<T>): Promise<T> {
+export async function writeRolledBack<T>(store: LedgerStore, work: (tx: LedgerTx) => Promise<T>, options?: WriteOptions): Promise<T> {
   try {
     await store.write(async (tx) => {
       throw new Rollback(await work(tx));
-    });
+    }, options);
   } catch (error) {
     if (error instanceof Rollback) return error.result as T;
     throw error;

@@ -74,6 +74,8 @@ export interface WriteUseCase<S extends TSchema = TSchema, R = unknown, A = unkn
    * back; false for the writes that do not keep keys (updates, deletions, key rotation).
    */
   readonly idempotent: 'answer' | 'entry-ids' | false;
+  /** A large write (many entries): committed in a transaction of its own (WriteOptions.alone). */
+  readonly alone?: boolean;
 }
 
 export interface ReadUseCase<S extends TSchema = TSchema, A = unknown> extends Declared<S> {

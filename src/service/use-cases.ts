@@ -159,7 +159,7 @@ export const USE_CASES = {
     dryRun: dryRunEntry,
   }),
   post_journal_entries: writeUseCase({
-    name: 'post_journal_entries', permission: 'journals:create', input: BatchBody, idempotent: 'entry-ids', creates: true,
+    name: 'post_journal_entries', permission: 'journals:create', input: BatchBody, idempotent: 'entry-ids', creates: true, alone: true,
     prepare: (ctx, actor, { entries }) => postJournalEntries(ctx, actor, entries),
     dryRun: dryRunEntries,
   }),

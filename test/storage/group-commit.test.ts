@@ -63,6 +63,23 @@ describe('SQLite group commit', () => {
     expect(walCommitCount(path) - before).toBeLessThanOrEqual(2);
   });
 
+  it('commits a job queued alone (a batch, an import) in a transaction of its own, in its place in the queue', async () => {
+    const books = standardBooks();
+    const fixtures = new EntryFixtures('alone');
+    await store.write((tx) => insertBooks(tx, books));
+    const sale = (value: number) => fixtures.entry({ date: '2026-02-10', period: books.february, lines: [debit(books.cash, value), credit(books.sales, value)] });
+    const small = (value: number) => store.write((tx) => tx.insertEntry(sale(value)));
+    const large = (value: number) => store.write(async (tx) => {
+      for (let n = 0; n < 3; n++) await tx.insertEntry(sale(value + n));
+    }, { alone: true });
+    const before = walCommitCount(path);
+    // Queued at once: two small jobs, a large one, a small one, two large ones, two small ones.
+    await Promise.all([small(1), small(2), large(10), small(3), large(20), large(30), small(4), small(5)]);
+    expect(await store.countEntries()).toBe(14);
+    // [1, 2] [10] [3] [20] [30] [4, 5]: six commits. Grouped with the others, they would be one.
+    expect(walCommitCount(path) - before).toBe(6);
+  });
+
   it('indexes the words of posts queued together as one FTS5 segment, not one per post', async () => {
     const books = standardBooks();
     const fixtures = new EntryFixtures('words');

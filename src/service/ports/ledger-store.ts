@@ -55,6 +55,17 @@ export interface LedgerWrites extends BooksWrites, CredentialWrites, Idempotency
  */
 export interface LedgerTx extends LedgerReads, LedgerWrites {}
 
+/** How a write is queued (LedgerStore.write). */
+export interface WriteOptions {
+  /**
+   * A large job (a batch, an import, a copy): it commits in a transaction of its own instead of
+   * sharing one with the jobs queued beside it. Sharing saves those nothing (its own work dwarfs a
+   * commit) and costs it: a job that shares a transaction runs under a savepoint, which on SQLite
+   * makes each page it changes cost more the more the savepoint already holds.
+   */
+  readonly alone?: boolean;
+}
+
 export interface LedgerStore extends LedgerReads {
   /**
    * Runs `work` in one write transaction: all of it commits or none of it does, and it behaves as
@@ -64,7 +75,7 @@ export interface LedgerStore extends LedgerReads {
    * act only through `tx`: hash passwords, sign tokens and do any other slow or asynchronous work
    * before or after.
    */
-  write<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T>;
+  write<T>(work: (tx: LedgerTx) => Promise<T>, options?: WriteOptions): Promise<T>;
   /**
    * Runs `work` on one consistent snapshot of committed data: every read inside sees the same
    * state, whatever other processes commit meanwhile. Reports and any answer built from several

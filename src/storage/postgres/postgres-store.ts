@@ -21,7 +21,7 @@
 import pg from 'pg';
 import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { Account, Period } from '../../domain/types.js';
-import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
+import type { LedgerReads, LedgerStore, LedgerTx, WriteOptions } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
@@ -248,8 +248,8 @@ class PostgresStore extends PostgresReads implements LedgerStore {
     this.writes = new GroupCommit(new PostgresGroups(pool));
   }
 
-  write<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T> {
-    return this.writes.enqueue(work);
+  write<T>(work: (tx: LedgerTx) => Promise<T>, options?: WriteOptions): Promise<T> {
+    return this.writes.enqueue(work, options);
   }
 
   async read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T> {

@@ -62,6 +62,8 @@ export interface GroupDriver {
 
 interface WriteJob {
   work: (tx: LedgerTx) => Promise<unknown>;
+  /** Committed in a group of its own (WriteOptions.alone). */
+  alone: boolean;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
 }
@@ -72,14 +74,17 @@ export class GroupCommit {
   private readonly queue: WriteJob[] = [];
   private scheduled = false;
   private flushing = false;
-  private readonly sealing = new AuditSealing((work) => this.enqueue(work, true));
+  private readonly sealing = new AuditSealing((work) => this.enqueue(work, { first: true }));
 
   constructor(private readonly driver: GroupDriver) {}
 
-  /** Queues a job; `first` puts it ahead of the jobs already waiting (the audit seal). */
-  enqueue<T>(work: (tx: LedgerTx) => Promise<T>, first = false): Promise<T> {
+  /**
+   * Queues a job; `first` puts it ahead of the jobs already waiting (the audit seal); `alone` runs
+   * it in a group of its own (WriteOptions.alone), in its place in the queue.
+   */
+  enqueue<T>(work: (tx: LedgerTx) => Promise<T>, { first = false, alone = false } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const job = { work, resolve: resolve as (value: unknown) => void, reject };
+      const job = { work, alone, resolve: resolve as (value: unknown) => void, reject };
       if (first) this.queue.unshift(job);
       else this.queue.push(job);
       this.schedule();
@@ -105,7 +110,7 @@ export class GroupCommit {
 
   private async flush(): Promise<void> {
     this.flushing = true;
-    const batch = this.queue.splice(0, this.driver.maxJobs);
+    const batch = this.queue.splice(0, this.groupSize());
     try {
       const outcomes = await this.commitWithReruns(batch);
       batch.forEach((job, index) => {
@@ -122,6 +127,14 @@ export class GroupCommit {
       this.flushing = false;
       if (this.queue.length > 0) this.schedule();
     }
+  }
+
+  /** How many jobs from the head of the queue form the next group: up to the driver's most, an `alone` job by itself. */
+  private groupSize(): number {
+    const most = Math.min(this.queue.length, this.driver.maxJobs);
+    if (this.queue[0]?.alone === true) return 1;
+    const alone = this.queue.findIndex((job, index) => index < most && job.alone);
+    return alone === -1 ? most : alone;
   }
 
   /** Runs the group until it commits or its driver gives up. */

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { LedgerError } from '../../domain/errors.js';
 import type { Account, Period } from '../../domain/types.js';
-import type { LedgerReads, LedgerStore, LedgerTx } from '../../service/ports/ledger-store.js';
+import type { LedgerReads, LedgerStore, LedgerTx, WriteOptions } from '../../service/ports/ledger-store.js';
 import { AccountCache } from '../shared/account-cache.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
@@ -211,8 +211,8 @@ class SqliteStore extends SqliteReads implements LedgerStore {
     this.writes = new GroupCommit(new SqliteGroups(writer));
   }
 
-  write<T>(work: (tx: LedgerTx) => Promise<T>): Promise<T> {
-    return this.writes.enqueue(work);
+  write<T>(work: (tx: LedgerTx) => Promise<T>, options?: WriteOptions): Promise<T> {
+    return this.writes.enqueue(work, options);
   }
 
   async read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T> {

@@ -75,6 +75,24 @@ describe('storage contract: jobs committed together', () => {
     await expectUnbrokenChain();
   });
 
+  it('answers jobs queued alone among others each on its own: a failed one leaves nothing, the rest are posted and chained', async () => {
+    const kept = [sale(1), sale(2), sale(3), sale(4), sale(5)];
+    const dropped = [sale(6), sale(7)];
+    const refusal = new Error('the import changed its mind at its last entry');
+    const outcomes = await Promise.allSettled([
+      context.store.write((tx) => tx.insertEntry(kept[0]!)),
+      context.store.write(async (tx) => { await tx.insertEntry(kept[1]!); await tx.insertEntry(kept[2]!); }, { alone: true }),
+      context.store.write(async (tx) => { for (const entry of dropped) await tx.insertEntry(entry); throw refusal; }, { alone: true }),
+      context.store.write((tx) => tx.insertEntry(kept[3]!)),
+      context.store.write((tx) => tx.insertEntry(kept[4]!), { alone: true }),
+    ]);
+    expect(outcomes.map(statusOf)).toEqual(['ok', 'ok', 'thrown', 'ok', 'ok']);
+    expect(await context.store.countEntries()).toBe(kept.length);
+    for (const entry of dropped) expect(await context.store.getEntry(entry.id)).toBeUndefined();
+    expect(await context.store.accountTotals({})).toEqual(totalsOf(kept));
+    await expectUnbrokenChain();
+  });
+
   it('shows totals read inside a job as the jobs before it and the job itself left them, and forgets a failed job\'s', async () => {
     const kept = [sale(1), sale(2), sale(4), sale(8), sale(16)];
     const dropped = sale(32);
