@@ -25,6 +25,7 @@ import { pathOf, registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerSecurityLog } from './plugins/security-log.js';
 import { accountRoutes } from './routes/accounts.js';
 import { auditLogRoutes } from './routes/audit-log.js';
+import { eventRoutes } from './routes/events.js';
 import { bankRoutes } from './routes/bank.js';
 import { authRoutes } from './routes/auth.js';
 import { currencyRoutes } from './routes/currencies.js';
@@ -176,7 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     requireAuthentication(api, service);
     const routeOptions = { service, batchBodyLimitBytes };
-    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes, verifyRoutes,
+    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes, eventRoutes, verifyRoutes,
       bankRoutes, exchangeRateRoutes]) {
       await api.register(routes, routeOptions);
     }

@@ -5,7 +5,8 @@ import type { Permissions, UserType } from '../domain/types.js';
 
 export const PERMISSION_KEYS = [
   'admin', 'currencies:write', 'accounts:write', 'periods:write', 'periods:close', 'journals:create',
-  'journals:reverse', 'settings:write', 'users:manage', 'bank:write', 'periods:override', 'rates:write',
+  'journals:reverse', 'settings:write', 'users:manage', 'bank:write', 'periods:override', 'rates:write', 'events:read',
+  'webhooks:manage',
 ] as const;
 export type PermissionKey = (typeof PERMISSION_KEYS)[number];
 

@@ -22,9 +22,10 @@ import {
   keptJson, statusOf,
 } from './idempotency.js';
 import { getJournalEntries } from './journal-entries.js';
-import type { WriteOptions } from './ports/ledger-store.js';
+import type { LedgerTx, WriteOptions } from './ports/ledger-store.js';
+import { appendEvents } from './events.js';
 import { writeRolledBack } from './rolled-back-write.js';
-import type { Command, Outcome, ReadUseCase, WriteUseCase } from './use-case.js';
+import type { Answer, Command, Outcome, ReadUseCase, WriteUseCase } from './use-case.js';
 
 export async function executeWrite<S extends TSchema, R, A, D>(ctx: ServiceContext, useCase: WriteUseCase<S, R, A, D>,
   command: Command<Static<S>>): Promise<Outcome<A, D>> {
@@ -40,9 +41,17 @@ export async function executeWrite<S extends TSchema, R, A, D>(ctx: ServiceConte
   }
   if (useCase.idempotent === false || command.idempotencyKey === undefined) {
     const work = await useCase.prepare(ctx, actor, input, false);
-    return { kind: 'done', ...useCase.answer(await ctx.store.write(work, queued)) };
+    return { kind: 'done', ...await ctx.store.write(async (tx) => answered(ctx, tx, useCase, actor, await work(tx)), queued) };
   }
   return executeOnce(ctx, useCase, actor, input, intentOf(actor.user_id, command.idempotencyKey, useCase.name, input));
+}
+
+/** The committed work's answer, with its events appended in the same transaction (events.ts). */
+async function answered<A>(ctx: ServiceContext, tx: LedgerTx, useCase: Pick<WriteUseCase<TSchema, unknown, A>, 'answer' | 'event'>, actor: Actor,
+  result: unknown): Promise<Answer<A>> {
+  const answer = useCase.answer(result);
+  if (useCase.event !== undefined) await appendEvents(ctx, tx, actor, useCase.event, answer.data);
+  return answer;
 }
 
 /** How the use case's write is queued: a large one in a transaction of its own. */
@@ -60,7 +69,7 @@ async function executeOnce<S extends TSchema, R, A, D>(ctx: ServiceContext, useC
   try {
     done = await ctx.store.write(async (tx) => {
       await claim(tx, intent, ctx.runtime.clock.now().getTime());
-      const answer = useCase.answer(await work(tx));
+      const answer = await answered(ctx, tx, useCase, actor, await work(tx));
       const body = useCase.idempotent === 'entry-ids' ? keepEntryIds(answer.data as { id: string }[]) : keptJson(answer.data);
       await keep(tx, intent, { statusCode: statusOf(answer.created), body });
       return answer;

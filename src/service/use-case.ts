@@ -8,6 +8,7 @@
 import type { Static, TSchema } from 'typebox';
 import type { Actor, PermissionKey } from './actor.js';
 import type { ServiceContext } from './context.js';
+import type { EventDeclaration } from './events.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 
 /** The work of a write use case: everything it does inside its one write transaction. */
@@ -76,6 +77,12 @@ export interface WriteUseCase<S extends TSchema = TSchema, R = unknown, A = unkn
   readonly idempotent: 'answer' | 'entry-ids' | false;
   /** A large write (many entries): committed in a transaction of its own (WriteOptions.alone). */
   readonly alone?: boolean;
+  /**
+   * The change's event (events.ts), appended from the answer in the same transaction; absent for
+   * the writes whose events the store writes (posts: an entry is its own event) and for those that
+   * are no change of the books (keys, sessions).
+   */
+  readonly event?: EventDeclaration;
 }
 
 export interface ReadUseCase<S extends TSchema = TSchema, A = unknown> extends Declared<S> {

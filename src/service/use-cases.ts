@@ -20,6 +20,7 @@ import { Id, IdParams, NonEmpty, PageQuery } from '../schemas/common.js';
 import { CreateCurrencyBody, UpdateCurrencyBody } from '../schemas/currency.js';
 import { SetExchangeRateBody, SetExchangeRatesBody, ExchangeRateListQuery } from '../schemas/exchange-rate.js';
 import { BatchBody, CreateEntryBody, EntryListQuery, ReverseBody } from '../schemas/journal-entry.js';
+import { EventListQuery } from '../schemas/event.js';
 import { CreatePeriodBody } from '../schemas/period.js';
 import { AgedBalancesQuery, BalanceSheetQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalanceQuery } from '../schemas/report.js';
 import { UpdateSettingsBody } from '../schemas/settings.js';
@@ -35,6 +36,7 @@ import * as reconciliations from './bank/reconciliations.js';
 import * as bankStatements from './bank/statements.js';
 import { closePeriod } from './close-period.js';
 import * as currencies from './currencies.js';
+import * as events from './events.js';
 import { dryRunEntries, dryRunEntry } from './dry-run.js';
 import * as exchangeRates from './exchange-rates.js';
 import * as journal from './journal-entries.js';
@@ -65,16 +67,16 @@ function userOrOperator(actor: Actor): Actor | null {
 export const USE_CASES = {
   // Currencies and exchange rates.
   create_currency: writeUseCase({
-    name: 'create_currency', permission: 'currencies:write', input: CreateCurrencyBody, idempotent: 'answer', creates: true,
+    name: 'create_currency', event: { type: 'currency.created' }, permission: 'currencies:write', input: CreateCurrencyBody, idempotent: 'answer', creates: true,
     prepare: (ctx, actor, input) => currencies.createCurrency(ctx, actor, input),
   }),
   create_fiat_currency: writeUseCase({
-    name: 'create_fiat_currency', permission: 'currencies:write', idempotent: 'answer', creates: true,
+    name: 'create_fiat_currency', event: { type: 'currency.created' }, permission: 'currencies:write', idempotent: 'answer', creates: true,
     input: Type.Object({ code: NonEmpty('ISO 4217 code, e.g. "EUR"', 3) }, closed),
     prepare: (ctx, actor, { code }) => currencies.createFiatCurrency(ctx, actor, code),
   }),
   update_currency: writeUseCase({
-    name: 'update_currency', permission: 'currencies:write', input: withId(UpdateCurrencyBody.properties), idempotent: false,
+    name: 'update_currency', event: { type: 'currency.updated' }, permission: 'currencies:write', input: withId(UpdateCurrencyBody.properties), idempotent: false,
     prepare: (ctx, actor, { id, ...input }) => currencies.updateCurrency(ctx, actor, id, input),
   }),
   get_currency: readUseCase({
@@ -84,13 +86,13 @@ export const USE_CASES = {
     name: 'list_currencies', permission: null, input: Page, run: (ctx, _actor, input) => currencies.listCurrencies(ctx, input),
   }),
   set_exchange_rate: writeUseCase({
-    name: 'set_exchange_rate', permission: 'rates:write', input: SetExchangeRateBody, idempotent: 'answer',
+    name: 'set_exchange_rate', event: { type: 'exchange_rate.set' }, permission: 'rates:write', input: SetExchangeRateBody, idempotent: 'answer',
     prepare: (ctx, actor, input) => exchangeRates.setExchangeRate(ctx, actor, input),
     // A new rate is created; one that replaced the rate of its currency and day is an update.
     answer: (set) => ({ data: set.rate, created: !set.replaced }),
   }),
   set_exchange_rates: writeUseCase({
-    name: 'set_exchange_rates', permission: 'rates:write', input: SetExchangeRatesBody, idempotent: 'answer',
+    name: 'set_exchange_rates', event: { type: 'exchange_rate.set', each: true }, permission: 'rates:write', input: SetExchangeRatesBody, idempotent: 'answer',
     prepare: (ctx, actor, { rates }) => exchangeRates.setExchangeRates(ctx, actor, rates),
   }),
   list_exchange_rates: readUseCase({
@@ -100,15 +102,15 @@ export const USE_CASES = {
 
   // Accounts.
   create_account: writeUseCase({
-    name: 'create_account', permission: 'accounts:write', input: CreateAccountBody, idempotent: 'answer', creates: true,
+    name: 'create_account', event: { type: 'account.created' }, permission: 'accounts:write', input: CreateAccountBody, idempotent: 'answer', creates: true,
     prepare: (ctx, actor, input) => accounts.createAccount(ctx, actor, input),
   }),
   update_account: writeUseCase({
-    name: 'update_account', permission: 'accounts:write', input: withId(UpdateAccountBody.properties), idempotent: false,
+    name: 'update_account', event: { type: 'account.updated' }, permission: 'accounts:write', input: withId(UpdateAccountBody.properties), idempotent: false,
     prepare: (ctx, actor, { id, ...input }) => accounts.updateAccount(ctx, actor, id, input),
   }),
   delete_account: writeUseCase({
-    name: 'delete_account', permission: 'accounts:write', input: ById, idempotent: false,
+    name: 'delete_account', event: { type: 'account.deleted' }, permission: 'accounts:write', input: ById, idempotent: false,
     prepare: (ctx, actor, { id }) => accounts.deleteAccount(ctx, actor, id),
   }),
   get_account: readUseCase({
@@ -131,16 +133,16 @@ export const USE_CASES = {
 
   // Periods.
   create_period: writeUseCase({
-    name: 'create_period', permission: 'periods:write', input: CreatePeriodBody, idempotent: 'answer', creates: true,
+    name: 'create_period', event: { type: 'period.created' }, permission: 'periods:write', input: CreatePeriodBody, idempotent: 'answer', creates: true,
     prepare: (ctx, actor, input) => periods.createPeriod(ctx, actor, input),
   }),
   delete_period: writeUseCase({
-    name: 'delete_period', permission: 'periods:write', input: ById, idempotent: false,
+    name: 'delete_period', event: { type: 'period.deleted' }, permission: 'periods:write', input: ById, idempotent: false,
     prepare: (ctx, actor, { id }) => periods.deletePeriod(ctx, actor, id),
   }),
   /** Its dry run is the close's preview: the very close, rolled back, answering `preview: true`. */
   close_period: writeUseCase({
-    name: 'close_period', permission: 'periods:close', input: ById, idempotent: 'answer',
+    name: 'close_period', event: { type: 'period.closed' }, permission: 'periods:close', input: ById, idempotent: 'answer',
     prepare: (ctx, actor, { id }, dryRun) => closePeriod(ctx, actor, id, dryRun),
     dryRun: (_ctx, _tx, result) => result,
   }),
@@ -197,27 +199,27 @@ export const USE_CASES = {
 
   // Settings, users, the audit log and verification.
   update_settings: writeUseCase({
-    name: 'update_settings', permission: 'settings:write', input: UpdateSettingsBody, idempotent: false,
+    name: 'update_settings', event: { type: 'settings.updated' }, permission: 'settings:write', input: UpdateSettingsBody, idempotent: false,
     prepare: (ctx, actor, input) => settings.updateSettings(ctx, actor, input),
   }),
   get_settings: readUseCase({
     name: 'get_settings', permission: null, input: NoInput, run: (ctx) => settings.getSettings(ctx),
   }),
   create_user: writeUseCase({
-    name: 'create_user', permission: 'users:manage', input: CreateUserBody, idempotent: 'answer', creates: true,
+    name: 'create_user', event: { type: 'user.created' }, permission: 'users:manage', input: CreateUserBody, idempotent: 'answer', creates: true,
     prepare: (ctx, actor, input) => users.createUser(ctx, userOrOperator(actor), input),
   }),
   create_service_account: writeUseCase({
-    name: 'create_service_account', permission: 'users:manage', input: CreateServiceAccountBody, idempotent: 'answer', creates: true,
+    name: 'create_service_account', event: { type: 'user.created' }, permission: 'users:manage', input: CreateServiceAccountBody, idempotent: 'answer', creates: true,
     prepare: (ctx, actor, input) => users.createServiceAccount(ctx, userOrOperator(actor), input),
   }),
   update_user: writeUseCase({
-    name: 'update_user', permission: 'users:manage', input: withId(UpdateUserBody.properties), idempotent: false,
+    name: 'update_user', event: { type: 'user.updated' }, permission: 'users:manage', input: withId(UpdateUserBody.properties), idempotent: false,
     prepare: (ctx, actor, { id, ...input }) => users.updateUser(ctx, userOrOperator(actor), id, input),
   }),
   /** Not kept for a retry: the new key is shown once, and a replay without it would be no answer. */
   rotate_api_key: writeUseCase({
-    name: 'rotate_api_key', permission: 'users:manage', input: ById, idempotent: false,
+    name: 'rotate_api_key', event: { type: 'user.api_key_rotated' }, permission: 'users:manage', input: ById, idempotent: false,
     prepare: (ctx, actor, { id }) => users.rotateApiKey(ctx, userOrOperator(actor), id),
   }),
   get_user: readUseCase({
@@ -229,13 +231,19 @@ export const USE_CASES = {
   list_audit_log: readUseCase({
     name: 'list_audit_log', permission: 'admin', input: AuditLogQuery, expensive: true, run: (ctx, actor, input) => auditLog.listAuditLog(ctx, actor, input),
   }),
+  list_events: readUseCase({
+    name: 'list_events', permission: 'events:read', input: EventListQuery, run: (ctx, actor, input) => events.listEvents(ctx, actor, input),
+  }),
+  last_event: readUseCase({
+    name: 'last_event', permission: 'events:read', input: NoInput, run: async (ctx) => ({ seq: String(await ctx.store.lastEventSeq()) }),
+  }),
   verify: readUseCase({
     name: 'verify', permission: 'admin', input: NoInput, expensive: true, run: (ctx, actor) => verifyLedger(ctx, actor),
   }),
 
   // Bank statements, lines, rules and reconciliations.
   import_bank_statement: writeUseCase({
-    name: 'import_bank_statement', permission: 'bank:write', input: ImportStatementBody, idempotent: 'answer', creates: true,
+    name: 'import_bank_statement', event: { type: 'bank_statement.imported' }, permission: 'bank:write', input: ImportStatementBody, idempotent: 'answer', creates: true,
     prepare: (ctx, actor, input) => bankStatements.importBankStatement(ctx, actor, input),
   }),
   get_bank_statement: readUseCase({
@@ -254,39 +262,39 @@ export const USE_CASES = {
     name: 'get_bank_line_candidates', permission: null, input: ById, run: (ctx, _actor, { id }) => bankLines.bankLineCandidates(ctx, id),
   }),
   post_bank_line: writeUseCase({
-    name: 'post_bank_line', permission: 'bank:write', input: withId(PostBankLineBody.properties), idempotent: 'answer',
+    name: 'post_bank_line', event: { type: 'bank_line.updated' }, permission: 'bank:write', input: withId(PostBankLineBody.properties), idempotent: 'answer',
     prepare: (ctx, actor, { id, ...input }) => bankActions.postBankLine(ctx, actor, id, input),
     answer: (result) => ({ data: result.lines[0]!, created: false }),
     dryRun: (_ctx, _tx, result) => ({ dry_run: true as const, ...result }),
   }),
   accept_bank_lines: writeUseCase({
-    name: 'accept_bank_lines', permission: 'bank:write', input: AcceptBankLinesBody, idempotent: 'answer',
+    name: 'accept_bank_lines', event: { type: 'bank_line.updated', each: true }, permission: 'bank:write', input: AcceptBankLinesBody, idempotent: 'answer',
     prepare: (ctx, actor, input) => bankActions.acceptBankLines(ctx, actor, input),
     answer: (result) => ({ data: result.lines, created: false }),
     dryRun: (_ctx, _tx, result) => ({ dry_run: true as const, ...result }),
   }),
   match_bank_line: writeUseCase({
-    name: 'match_bank_line', permission: 'bank:write', input: withId(MatchBankLineBody.properties), idempotent: 'answer',
+    name: 'match_bank_line', event: { type: 'bank_line.updated' }, permission: 'bank:write', input: withId(MatchBankLineBody.properties), idempotent: 'answer',
     prepare: (ctx, actor, { id, ...input }) => bankActions.matchBankLine(ctx, actor, id, input),
   }),
   exclude_bank_line: writeUseCase({
-    name: 'exclude_bank_line', permission: 'bank:write', input: withId(ExcludeBankLineBody.properties), idempotent: 'answer',
+    name: 'exclude_bank_line', event: { type: 'bank_line.updated' }, permission: 'bank:write', input: withId(ExcludeBankLineBody.properties), idempotent: 'answer',
     prepare: (ctx, actor, { id, ...input }) => bankActions.excludeBankLine(ctx, actor, id, input),
   }),
   unmatch_bank_line: writeUseCase({
-    name: 'unmatch_bank_line', permission: 'bank:write', input: ById, idempotent: 'answer',
+    name: 'unmatch_bank_line', event: { type: 'bank_line.updated' }, permission: 'bank:write', input: ById, idempotent: 'answer',
     prepare: (ctx, actor, { id }) => bankActions.unmatchBankLine(ctx, actor, id),
   }),
   create_bank_rule: writeUseCase({
-    name: 'create_bank_rule', permission: 'bank:write', input: CreateBankRuleBody, idempotent: 'answer', creates: true,
+    name: 'create_bank_rule', event: { type: 'bank_rule.created' }, permission: 'bank:write', input: CreateBankRuleBody, idempotent: 'answer', creates: true,
     prepare: (ctx, actor, input) => bankRules.createBankRule(ctx, actor, input),
   }),
   update_bank_rule: writeUseCase({
-    name: 'update_bank_rule', permission: 'bank:write', input: withId(UpdateBankRuleBody.properties), idempotent: false,
+    name: 'update_bank_rule', event: { type: 'bank_rule.updated' }, permission: 'bank:write', input: withId(UpdateBankRuleBody.properties), idempotent: false,
     prepare: (ctx, actor, { id, ...input }) => bankRules.updateBankRule(ctx, actor, id, input),
   }),
   delete_bank_rule: writeUseCase({
-    name: 'delete_bank_rule', permission: 'bank:write', input: ById, idempotent: false,
+    name: 'delete_bank_rule', event: { type: 'bank_rule.deleted' }, permission: 'bank:write', input: ById, idempotent: false,
     prepare: (ctx, actor, { id }) => bankRules.deleteBankRule(ctx, actor, id),
   }),
   /** Tries a rule on the unmatched lines without saving it: a read that needs bank:write. */
@@ -301,19 +309,19 @@ export const USE_CASES = {
     name: 'list_bank_rules', permission: null, input: BankRuleListQuery, run: (ctx, _actor, input) => bankRules.listBankRules(ctx, input),
   }),
   start_reconciliation: writeUseCase({
-    name: 'start_reconciliation', permission: 'bank:write', input: StartReconciliationBody, idempotent: 'answer', creates: true,
+    name: 'start_reconciliation', event: { type: 'reconciliation.created' }, permission: 'bank:write', input: StartReconciliationBody, idempotent: 'answer', creates: true,
     prepare: (ctx, actor, input) => reconciliations.startReconciliation(ctx, actor, input),
   }),
   clear_reconciliation_lines: writeUseCase({
-    name: 'clear_reconciliation_lines', permission: 'bank:write', input: withId(ClearLinesBody.properties), idempotent: 'answer',
+    name: 'clear_reconciliation_lines', event: { type: 'reconciliation.updated' }, permission: 'bank:write', input: withId(ClearLinesBody.properties), idempotent: 'answer',
     prepare: (ctx, actor, { id, ...input }) => reconciliations.clearReconciliationLines(ctx, actor, id, input),
   }),
   unclear_reconciliation_lines: writeUseCase({
-    name: 'unclear_reconciliation_lines', permission: 'bank:write', input: withId(ClearLinesBody.properties), idempotent: 'answer',
+    name: 'unclear_reconciliation_lines', event: { type: 'reconciliation.updated' }, permission: 'bank:write', input: withId(ClearLinesBody.properties), idempotent: 'answer',
     prepare: (ctx, actor, { id, ...input }) => reconciliations.unclearReconciliationLines(ctx, actor, id, input),
   }),
   finish_reconciliation: writeUseCase({
-    name: 'finish_reconciliation', permission: 'bank:write', input: ById, idempotent: 'answer',
+    name: 'finish_reconciliation', event: { type: 'reconciliation.finished' }, permission: 'bank:write', input: ById, idempotent: 'answer',
     prepare: (ctx, actor, { id }) => reconciliations.finishReconciliation(ctx, actor, id),
   }),
   get_reconciliation: readUseCase({

@@ -1,7 +1,7 @@
 /**
  * The storage port. The service talks only to these interfaces; no driver type crosses them. The
  * reads and writes are declared by concern, one file each (books-store.ts, credentials-store.ts,
- * idempotency-store.ts, audit-store.ts, copying-store.ts, banking-store.ts, rates-store.ts), and
+ * idempotency-store.ts, audit-store.ts, copying-store.ts, banking-store.ts, rates-store.ts, events-store.ts), and
  * composed here into the store and its write transaction.
  * Adapters (storage/sqlite, storage/postgres) translate their driver's failures into LedgerError
  * codes (a unique violation becomes DUPLICATE, and so on). Every adapter passes the one contract
@@ -12,6 +12,7 @@ import type { BankingReads, BankingWrites } from './banking-store.js';
 import type { BooksReads, BooksWrites } from './books-store.js';
 import type { CopyingReads } from './copying-store.js';
 import type { CredentialReads, CredentialWrites } from './credentials-store.js';
+import type { EventsReads, EventsWrites } from './events-store.js';
 import type { IdempotencyReads, IdempotencyWrites } from './idempotency-store.js';
 import type { RatesReads, RatesWrites } from './rates-store.js';
 import type { Permissions } from '../../domain/types.js';
@@ -22,16 +23,19 @@ export type * from './audit-store.js';
 export type * from './books-store.js';
 export type * from './copying-store.js';
 export type * from './credentials-store.js';
+export type * from './events-store.js';
 export type * from './idempotency-store.js';
 
 /**
  * Every read of the store, by concern: the books, credentials, idempotency keys, the audit log,
  * whole-ledger copying, banking and exchange rates (one file each beside this one).
  */
-export interface LedgerReads extends BooksReads, CredentialReads, IdempotencyReads, AuditReads, CopyingReads, BankingReads, RatesReads {}
+export interface LedgerReads extends BooksReads, CredentialReads, IdempotencyReads, AuditReads, CopyingReads, BankingReads, RatesReads,
+  EventsReads {}
 
 /** Every write of the store, by concern; only inside `write`. */
-export interface LedgerWrites extends BooksWrites, CredentialWrites, IdempotencyWrites, AuditWrites, BankingWrites, RatesWrites {}
+export interface LedgerWrites extends BooksWrites, CredentialWrites, IdempotencyWrites, AuditWrites, BankingWrites, RatesWrites,
+  EventsWrites {}
 
 /**
  * Reads and writes inside one write transaction. Where a rule depends on what a read saw, the read

@@ -28,6 +28,7 @@ import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction
 import { mixConcerns } from '../shared/concerns.js';
 import { PostgresAuditReads, PostgresAuditWrites } from './audit-log.js';
 import { PostgresBankingReads, PostgresBankingWrites } from './banking.js';
+import { PostgresEventsReads, PostgresEventsWrites } from './events.js';
 import { PostgresRatesReads, PostgresRatesWrites } from './exchange-rates.js';
 import { PostgresBooksReads } from './ledger-reads.js';
 import { PostgresBooksWrites } from './posting.js';
@@ -62,11 +63,13 @@ const TYPES = {
 const MIGRATION_LOCK = "hashtext('ledger.migrations')";
 
 /** The store's reads on the pool or one connection, every concern's (one file each) in one class. */
-interface PostgresReads extends PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads {}
+interface PostgresReads extends PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads,
+  PostgresEventsReads {}
 class PostgresReads implements LedgerReads {
   constructor(readonly q: PgQueries) {}
 }
-mixConcerns(PostgresReads, [PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads]);
+mixConcerns(PostgresReads, [PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads,
+  PostgresEventsReads]);
 
 /**
  * A write transaction as the jobs see it: the reads and every concern's writes through the
@@ -75,7 +78,7 @@ mixConcerns(PostgresReads, [PostgresBooksReads, PostgresCredentialReads, Postgre
  * remembers.
  */
 interface PostgresTransaction extends PostgresBooksWrites, PostgresCredentialWrites, PostgresAuditWrites, PostgresBankingWrites,
-  PostgresRatesWrites {}
+  PostgresRatesWrites, PostgresEventsWrites {}
 class PostgresTransaction extends PostgresReads implements LedgerTx {
   readonly credentialsChanged: () => void;
 
@@ -97,7 +100,7 @@ class PostgresTransaction extends PostgresReads implements LedgerTx {
   }
 }
 mixConcerns(PostgresTransaction, [PostgresBooksWrites, PostgresCredentialWrites, PostgresAuditWrites, PostgresBankingWrites,
-  PostgresRatesWrites]);
+  PostgresRatesWrites, PostgresEventsWrites]);
 
 interface PgError {
   code?: string;

@@ -36,7 +36,17 @@ async function lockCurrency(transaction: WriteTransaction, currencyId: string): 
 const LOCK_CURRENCY_TOTAL = 'SELECT debit_total::text AS debit_total, chain_hash FROM currency_totals WHERE currency_id = $1 FOR UPDATE';
 
 /** The last entry number given, locked until the transaction ends (numbers follow commit order, without gaps). */
-const LOCK_ENTRY_NUMBERS = 'SELECT last_number::text AS last FROM entry_numbers FOR UPDATE';
+const LOCK_ENTRY_NUMBERS = 'SELECT last_number::text AS last, last_event::text AS last_event FROM entry_numbers FOR UPDATE';
+
+/**
+ * Holds the numbers' row (entry and event numbers) until the transaction ends, once per transaction:
+ * numbers then follow commit order without gaps, whichever server gives them.
+ */
+export async function lockNumbers(transaction: WriteTransaction): Promise<void> {
+  if (transaction.buffer.lastNumber !== undefined) return;
+  const row = (await transaction.locks.get<{ last: string; last_event: string }>(LOCK_ENTRY_NUMBERS))!;
+  transaction.buffer.lockedNumbers(Number(row.last), Number(row.last_event));
+}
 
 export abstract class PostgresBooksWrites implements Partial<LedgerWrites> {
   declare readonly q: PgQueries;
@@ -91,9 +101,7 @@ export abstract class PostgresBooksWrites implements Partial<LedgerWrites> {
   async insertEntry(entry: JournalEntry): Promise<EntryPlace> {
     const { buffer } = this.transaction;
     // The numbers' row first, then the currency's total: one lock order for every post.
-    if (buffer.lastNumber === undefined) {
-      buffer.lockedNumbers(Number((await this.transaction.locks.get<{ last: string }>(LOCK_ENTRY_NUMBERS))!.last));
-    }
+    await lockNumbers(this.transaction);
     let currency = buffer.currency(entry.currency_id);
     if (!currency) {
       currency = await lockCurrency(this.transaction, entry.currency_id);

@@ -595,4 +595,29 @@ CREATE INDEX journal_entries_audit ON journal_entries (entry_type, posted_at, id
 CREATE INDEX journal_entries_audit_actor ON journal_entries (created_by, entry_type, posted_at, id) WHERE hash_version = 2;
 `,
   },
+  {
+    version: 19,
+    name: 'the change feed',
+    sql: `
+-- Every committed change is one event, numbered in commit order without gaps (docs/events.md). A
+-- posted entry is its own event: its number is a column of the entry (entries posted before this
+-- version have none: the feed starts here). Other changes append a row to events. Both take their
+-- numbers from the numbers' row, which a write holds (FOR UPDATE) until it commits, so numbers
+-- follow commit order whichever server gives them.
+ALTER TABLE journal_entries ADD COLUMN event_seq bigint;
+CREATE UNIQUE INDEX journal_entries_event ON journal_entries (event_seq);
+ALTER TABLE entry_numbers ADD COLUMN last_event bigint NOT NULL DEFAULT 0;
+CREATE TABLE events (
+  seq         bigint PRIMARY KEY,
+  id          text COLLATE "C" NOT NULL UNIQUE,
+  type        text COLLATE "C" NOT NULL,
+  occurred_at text COLLATE "C" NOT NULL,
+  actor_id    text COLLATE "C",
+  request_id  text COLLATE "C",
+  data        text NOT NULL
+);
+CREATE TRIGGER events_immutable BEFORE UPDATE OR DELETE OR TRUNCATE ON events
+  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+`,
+  },
 ];

@@ -45,17 +45,23 @@ interface EntryRow {
   entry: JournalEntry;
   link: EntryPlace;
   debits: bigint;
+  /** Its number in the change feed (a post is its own event). */
+  eventSeq: number;
 }
 
 class Layer extends PendingLayer<EntryRow, CurrencyState> {
   /** The last entry number given as of this layer, once the transaction holds the numbers' row (undefined: not by this layer). */
   lastNumber: number | undefined;
+  /** The last event number given as of this layer, once the transaction holds the numbers' row. */
+  lastEvent: number | undefined;
+  /** True when this layer gave event numbers not yet written back to the numbers' row. */
+  eventsGiven = false;
   audit: AuditRecord[] = [];
   /** Debits added to each currency's total, not written yet. */
   readonly currencyDebits = new Map<string, bigint>();
 
   override get empty(): boolean {
-    return this.rows.length === 0 && this.audit.length === 0;
+    return this.rows.length === 0 && this.audit.length === 0 && !this.eventsGiven;
   }
 
   addEntry(row: EntryRow): void {
@@ -70,6 +76,8 @@ class Layer extends PendingLayer<EntryRow, CurrencyState> {
     for (const record of later.audit) this.audit.push(record);
     for (const [id, debits] of later.currencyDebits) this.currencyDebits.set(id, (this.currencyDebits.get(id) ?? 0n) + debits);
     if (later.lastNumber !== undefined) this.lastNumber = later.lastNumber;
+    if (later.lastEvent !== undefined) this.lastEvent = later.lastEvent;
+    this.eventsGiven ||= later.eventsGiven;
   }
 
   /** After the rows are written: what stays is the currencies' state and the last number (their locks are held until commit). */
@@ -77,6 +85,7 @@ class Layer extends PendingLayer<EntryRow, CurrencyState> {
     super.clearRows();
     this.audit = [];
     this.currencyDebits.clear();
+    this.eventsGiven = false;
   }
 
   /** Writes the layer's rows in one statement; the layer is then empty of rows. */
@@ -109,7 +118,8 @@ class Layer extends PendingLayer<EntryRow, CurrencyState> {
       this.rows.map((row) => String(row.link.entry_number)), entries.map((e) => e.override_reason),
       entries.length === 0 ? null : String(this.lastNumber),
       entries.map((e) => String(e.hash_version)), entries.map((e) => e.credential_type), entries.map((e) => e.credential_id),
-      entries.map((e) => e.request_id));
+      entries.map((e) => e.request_id),
+      this.rows.map((row) => String(row.eventSeq)), this.eventsGiven ? String(this.lastEvent) : null);
     this.clearRows();
   }
 }
@@ -128,9 +138,23 @@ export class WriteBuffer {
     return this.layers.job.lastNumber ?? this.layers.group.lastNumber;
   }
 
-  /** The running job locked the numbers' row, whose last number is `last`. */
-  lockedNumbers(last: number): void {
+  /** The last event number given, if this transaction holds the numbers' row. */
+  get lastEvent(): number | undefined {
+    return this.layers.job.lastEvent ?? this.layers.group.lastEvent;
+  }
+
+  /** The running job locked the numbers' row, whose last entry number is `last` and last event number `lastEvent`. */
+  lockedNumbers(last: number, lastEvent: number): void {
     this.layers.job.lastNumber = last;
+    this.layers.job.lastEvent = lastEvent;
+  }
+
+  /** The next event number, for the running job (the numbers' row is locked). */
+  nextEvent(): number {
+    const { job } = this.layers;
+    job.lastEvent = this.lastEvent! + 1;
+    job.eventsGiven = true;
+    return job.lastEvent;
   }
 
   /** The running job locked the currency's total. */
@@ -146,9 +170,10 @@ export class WriteBuffer {
   addEntry(entry: JournalEntry, debits: bigint): EntryPlace {
     const state = this.currency(entry.currency_id)!;
     const link = { previous_hash: state.head, hash: entryHash(entry, state.head), entry_number: this.lastNumber! + 1 };
+    const eventSeq = this.nextEvent();
     const { job } = this.layers;
     job.lastNumber = link.entry_number;
-    job.addEntry({ entry, debits, link });
+    job.addEntry({ entry, debits, link, eventSeq });
     job.currencies.set(entry.currency_id, { total: state.total + debits, head: link.hash });
     return link;
   }
@@ -195,22 +220,24 @@ export class WriteBuffer {
  */
 /**
  * The parameters after the audit columns: the entries' numbers and override reasons, the last
- * number given, then the entries' hash versions, credential types, credential ids and request ids.
+ * number given, then the entries' hash versions, credential types, credential ids and request ids,
+ * their event numbers and the last event number given (null when the layer gave none).
  */
 const ENTRY_NUMBERS = 37 + AUDIT_COLUMNS.length;
 
 const WRITE_ROWS = `WITH entries AS (
   INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id,
     created_by, posted_at, currency_id, entry_number, override_reason, previous_hash, hash, debit_total, hash_version,
-    credential_type, credential_id, request_id)
+    credential_type, credential_id, request_id, event_seq)
   SELECT id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at, currency_id,
-    entry_number, override_reason, previous_hash, hash, debit_total, hash_version, credential_type, credential_id, request_id
+    entry_number, override_reason, previous_hash, hash, debit_total, hash_version, credential_type, credential_id, request_id, event_seq
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
     $10::text[], $11::text[], $${ENTRY_NUMBERS}::bigint[], $${ENTRY_NUMBERS + 1}::text[], $19::text[], $20::text[], $21::numeric[],
-    $${ENTRY_NUMBERS + 3}::smallint[], $${ENTRY_NUMBERS + 4}::text[], $${ENTRY_NUMBERS + 5}::text[], $${ENTRY_NUMBERS + 6}::text[])
+    $${ENTRY_NUMBERS + 3}::smallint[], $${ENTRY_NUMBERS + 4}::text[], $${ENTRY_NUMBERS + 5}::text[], $${ENTRY_NUMBERS + 6}::text[],
+    $${ENTRY_NUMBERS + 7}::bigint[])
     WITH ORDINALITY AS e(id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id, created_by, posted_at,
       currency_id, entry_number, override_reason, previous_hash, hash, debit_total, hash_version, credential_type, credential_id,
-      request_id, position)
+      request_id, event_seq, position)
   ORDER BY position
   RETURNING id, seq
 ), lines AS (
@@ -241,7 +268,9 @@ const WRITE_ROWS = `WITH entries AS (
   ON CONFLICT (account_id, period_id) DO UPDATE SET debit_total = account_period_totals.debit_total + excluded.debit_total,
     credit_total = account_period_totals.credit_total + excluded.credit_total
 ), numbers AS (
-  UPDATE entry_numbers SET last_number = $${ENTRY_NUMBERS + 2}::bigint WHERE $${ENTRY_NUMBERS + 2}::bigint IS NOT NULL
+  UPDATE entry_numbers SET last_number = coalesce($${ENTRY_NUMBERS + 2}::bigint, last_number),
+    last_event = coalesce($${ENTRY_NUMBERS + 8}::bigint, last_event)
+  WHERE $${ENTRY_NUMBERS + 2}::bigint IS NOT NULL OR $${ENTRY_NUMBERS + 8}::bigint IS NOT NULL
 ), daily_totals AS (
   INSERT INTO account_daily_totals (account_id, entry_date, debit_total, credit_total)
   SELECT * FROM unnest($33::text[], $34::text[], $35::numeric[], $36::numeric[])

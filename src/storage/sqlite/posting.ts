@@ -11,6 +11,7 @@ import type { AccountChanges, CurrencyChanges, LedgerWrites, PeriodChanges } fro
 import { entryDebitTotal, entryTotalsByAccount } from '../shared/paging.js';
 import { entrySearchWords } from '../../domain/journal/search-words.js';
 import { amountKey, wordsText } from './entry-search.js';
+import { NEXT_EVENT_SEQ } from './events.js';
 import type { AccountCache } from '../shared/account-cache.js';
 import type { PeriodMemo } from '../shared/period-memo.js';
 import type { PendingWrites } from './pending-writes.js';
@@ -20,8 +21,9 @@ import type { EntryPlace } from '../../service/ports/books-store.js';
 
 const INSERT_ENTRY = `INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id,
   entry_type, reverses_id, created_by, posted_at, currency_id, override_reason, hash_version, credential_type, credential_id,
-  request_id, previous_hash, hash, debit_key, entry_number)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries))
+  request_id, previous_hash, hash, debit_key, entry_number, event_seq)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(entry_number), 0) + 1 FROM journal_entries),
+    ${NEXT_EVENT_SEQ})
   RETURNING seq, entry_number`;
 
 /**
@@ -95,8 +97,8 @@ export abstract class SqliteBooksWrites implements Partial<LedgerWrites> {
     if (currencyTotal > MAX_AMOUNT) throw currencyTotalOverflow();
     const previousHash = currency.head ?? GENESIS_HASH;
     const hash = entryHash(entry, previousHash);
-    // The next number is one more than the highest committed or posted earlier in this
-    // (exclusive) transaction; a job rolled back to its savepoint takes its numbers with it.
+    // The next number (and event number, events.ts) is one more than the highest committed or posted
+    // earlier in this (exclusive) transaction; a job rolled back to its savepoint takes its numbers with it.
     const { seq: entrySeq, entry_number: entryNumber } = this.q.get<{ seq: number; entry_number: number }>(INSERT_ENTRY,
       entry.id, entry.entry_date, entry.description, entry.reference,
       entry.metadata === null ? null : JSON.stringify(entry.metadata), entry.period_id, entry.entry_type,

@@ -619,4 +619,29 @@ CREATE INDEX journal_entries_audit ON journal_entries(entry_type, posted_at, id)
 CREATE INDEX journal_entries_audit_actor ON journal_entries(created_by, entry_type, posted_at, id) WHERE hash_version = 2;
 `,
   },
+  {
+    version: 18,
+    name: 'the change feed',
+    sql: `
+-- Every committed change is one event, numbered in commit order without gaps (docs/events.md). A
+-- posted entry is its own event: its number is a column of the entry (entries posted before this
+-- version have none: the feed starts here). Other changes append a row to events. Both take the
+-- next number past the highest of the two, under the one writer.
+ALTER TABLE journal_entries ADD COLUMN event_seq INTEGER;
+CREATE UNIQUE INDEX journal_entries_event ON journal_entries(event_seq);
+CREATE TABLE events (
+  seq         INTEGER PRIMARY KEY,
+  id          TEXT NOT NULL UNIQUE,
+  type        TEXT NOT NULL,
+  occurred_at TEXT NOT NULL,
+  actor_id    TEXT,
+  request_id  TEXT,
+  data        TEXT NOT NULL
+) STRICT;
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
+`,
+  },
 ];

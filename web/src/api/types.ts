@@ -65,7 +65,8 @@ export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expens
  */
 export const PERMISSION_KEYS = [
   'admin', 'currencies:write', 'accounts:write', 'periods:write', 'periods:close', 'journals:create',
-  'journals:reverse', 'settings:write', 'users:manage', 'bank:write', 'periods:override', 'rates:write',
+  'journals:reverse', 'settings:write', 'users:manage', 'bank:write', 'periods:override', 'rates:write', 'events:read',
+  'webhooks:manage',
 ] as const satisfies readonly PermissionKey[];
 type MissingPermissionKey = Exclude<PermissionKey, (typeof PERMISSION_KEYS)[number]>;
 const everyPermissionKeyListed: [MissingPermissionKey] extends [never] ? true : MissingPermissionKey = true;

@@ -23,6 +23,8 @@ const PERMISSION_TEXT: Record<PermissionKey, string> = {
   'bank:write': 'Import bank statements, match and reconcile',
   'periods:override': 'Post on or before the lock date, with a reason',
   'rates:write': 'Set exchange rates',
+  'events:read': 'Read the change feed (events)',
+  'webhooks:manage': 'Manage webhook endpoints',
 };
 
 /** Keys only an admin may hand out. */
