@@ -8,6 +8,7 @@ import { CommandExit } from './command-exit.js';
 import { EXIT } from './exit-codes.js';
 import { registerAccountCommands } from './commands/accounts.js';
 import { registerAuditLogCommand } from './commands/audit-log.js';
+import { registerEventsCommand } from './commands/events.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerBankCommands } from './commands/bank.js';
 import { registerCopyCommand } from './commands/copy.js';
@@ -57,6 +58,7 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   registerUserCommands(program);
   registerSettingsCommands(program);
   registerAuditLogCommand(program);
+  registerEventsCommand(program);
   registerExportCommand(program);
   registerCopyCommand(program);
   registerBackupCommand(program);

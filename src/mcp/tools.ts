@@ -18,6 +18,7 @@ import {
 } from './tool-inputs.js';
 import { AMOUNTS, commandTool, type LedgerTool, tool } from './ledger-tool.js';
 import { USE_CASES } from '../service/use-cases.js';
+import { EventListQuery } from '../schemas/event.js';
 
 export type { LedgerTool, ToolAnswer } from './ledger-tool.js';
 
@@ -238,6 +239,17 @@ export const TOOLS: readonly LedgerTool[] = [
       const page = await context.service.listExchangeRates({ ...input, currency_id: currencyId });
       return { body: { ...page }, text: pageText('exchange rates', page.data.length, page.has_more,
         page.data.map((rate) => `${rate.rate_date} ${rate.currency_code} ${rate.rate}`)) };
+    },
+  }),
+  tool({
+    name: 'list_events', title: 'Read the change feed', writes: false, permission: 'events:read', input: EventListQuery,
+    description: 'Every committed change since a seq, oldest first, numbered without gaps (needs events:read): entry.posted (data: the '
+      + 'entry with its lines), account.created, period.closed, ... Pass after (the last seq you have; 0 for the first), types '
+      + '(comma-separated), limit; continue with cursor while has_more. Example: {"after": "120", "types": "entry.posted"}.',
+    async run(context, input) {
+      const page = await context.service.execute(USE_CASES.list_events, { actor: await readerOf(context), input });
+      return { body: { ...page }, text: pageText('events', page.data.length, page.has_more,
+        page.data.map((event) => `${event.seq} ${event.occurred_at} ${event.type} ${event.id}`)) };
     },
   }),
   ...BANK_TOOLS,

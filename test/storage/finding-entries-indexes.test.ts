@@ -130,6 +130,10 @@ const LEDGER_CASES = (store: 'sqlite' | 'postgres'): IndexCase[] => {
       ...byName('journal_entries_number'), query: 'an entry by its number (GET /journal-entries?entry_number=, q=#n; numbers are unique)',
       sql: 'SELECT e.id FROM journal_entries e WHERE e.entry_number = $1::bigint', params: [17],
     },
+    {
+      ...byName('journal_entries_event'), query: 'the change feed: posts after a seq (GET /api/v1/events, storage/shared/events.ts)',
+      sql: 'SELECT e.id FROM journal_entries e WHERE e.event_seq > $1 ORDER BY e.event_seq LIMIT 101', params: [17],
+    },
     store === 'sqlite' ? {
       ...byName('journal_entries_debit'), query: 'entries by amount (GET /journal-entries?min_amount=&max_amount=)',
       sql: 'SELECT e.id FROM journal_entries e WHERE e.debit_key BETWEEN $1 AND $2 ORDER BY e.entry_date, e.seq LIMIT 51',
