@@ -14,14 +14,8 @@ import type { Page, ServiceContext } from './context.js';
 import { getJournalEntries } from './journal-entries.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 import type { StoredEvent } from './ports/events-store.js';
+import type { EventDeclaration } from './use-case.js';
 
-/** What a write use case's committed answer is as events. */
-export interface EventDeclaration {
-  /** `<resource>.<past participle>`, snake case (CONTRACT.md, "Events and webhooks"). */
-  readonly type: string;
-  /** The answer is a list: one event per item (several rates set, several bank lines accepted). */
-  readonly each?: boolean;
-}
 
 export interface EventView {
   seq: string;

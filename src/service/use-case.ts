@@ -8,7 +8,6 @@
 import type { Static, TSchema } from 'typebox';
 import type { Actor, PermissionKey } from './actor.js';
 import type { ServiceContext } from './context.js';
-import type { EventDeclaration } from './events.js';
 import type { LedgerTx } from './ports/ledger-store.js';
 
 /** The work of a write use case: everything it does inside its one write transaction. */
@@ -52,6 +51,14 @@ interface Declared<S extends TSchema> {
   readonly permission: PermissionKey | null;
   /** The schema of the use case's input (the path's ids and the body, merged, for HTTP routes that take both). */
   readonly input: S;
+}
+
+/** What a write use case's committed answer is as events (events.ts). */
+export interface EventDeclaration {
+  /** `<resource>.<past participle>`, snake case (CONTRACT.md, "Events and webhooks"). */
+  readonly type: string;
+  /** The answer is a list: one event per item (several rates set, several bank lines accepted). */
+  readonly each?: boolean;
 }
 
 export interface WriteUseCase<S extends TSchema = TSchema, R = unknown, A = unknown, D = unknown> extends Declared<S> {
