@@ -12,6 +12,7 @@ import type { LedgerStore } from '../service/ports/ledger-store.js';
 import type { Runtime } from '../service/ports/runtime.js';
 import { describeDatabaseLocation, parseDatabaseLocation } from './database-location.js';
 import { MissingDatabaseError } from './missing-database-error.js';
+import { webhookSettingsFrom } from '../service/webhooks/settings.js';
 
 /**
  * The random numbers of the ids, drawn from the operating system 4 KiB at a time. The library's
@@ -80,7 +81,9 @@ export async function openStore(location: string): Promise<LedgerStore> {
 export async function openLedger(location: string, runtime: Runtime = systemRuntime, options: ServiceOptions = {}): Promise<LedgerService> {
   const store = await openStore(location);
   try {
-    return await LedgerService.create(store, runtime, { jwtSecret: process.env.LEDGER_JWT_SECRET || undefined, ...options });
+    return await LedgerService.create(store, runtime, {
+      jwtSecret: process.env.LEDGER_JWT_SECRET || undefined, webhooks: webhookSettingsFrom(process.env), ...options,
+    });
   } catch (error) {
     await store.close();
     throw error;

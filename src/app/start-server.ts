@@ -1,4 +1,6 @@
 /** `ledger serve`: the HTTP server's composition root. */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/build-app.js';
 import { hostPolicyFor, parseAllowedHosts } from '../http/plugins/host-check.js';
@@ -31,13 +33,17 @@ export async function startServer(options: ServerOptions): Promise<void> {
   const app = await buildApp({ service, bodyLimitBytes, batchBodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot, corsOrigins,
     trustProxy, requestTimeoutMs, hostPolicy, version: packageVersion() });
   const address = await app.listen({ port: options.port, host: options.host });
+  const deliverer = service.startWebhookDelivery({ owner: `${hostname()}:${process.pid}:${randomUUID()}` });
   process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`ledger: ${signal}: finishing the requests in flight, then stopping\n`);
-    process.exitCode = await shutDown(app, () => service.close());
+    process.exitCode = await shutDown(app, async () => {
+      await deliverer.stop();
+      await service.close();
+    });
     process.exit();
   };
   process.on('SIGINT', (signal) => void stop(signal));

@@ -9,6 +9,7 @@ import { EXIT } from './exit-codes.js';
 import { registerAccountCommands } from './commands/accounts.js';
 import { registerAuditLogCommand } from './commands/audit-log.js';
 import { registerEventsCommand } from './commands/events.js';
+import { registerWebhooksCommand } from './commands/webhooks.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerBankCommands } from './commands/bank.js';
 import { registerCopyCommand } from './commands/copy.js';
@@ -59,6 +60,7 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   registerSettingsCommands(program);
   registerAuditLogCommand(program);
   registerEventsCommand(program);
+  registerWebhooksCommand(program);
   registerExportCommand(program);
   registerCopyCommand(program);
   registerBackupCommand(program);

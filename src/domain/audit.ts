@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   'bank_rule.create', 'bank_rule.update', 'bank_rule.delete',
   'reconciliation.create', 'reconciliation.clear', 'reconciliation.unclear', 'reconciliation.finish',
   'exchange_rate.set',
+  'webhook_endpoint.create', 'webhook_endpoint.update', 'webhook_endpoint.delete', 'webhook_endpoint.rotate_secret',
+  'webhook_endpoint.replay', 'webhook_endpoint.disable',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -25,7 +27,7 @@ export function isAuditAction(value: string): value is AuditAction {
 }
 
 export const AUDIT_TARGET_TYPES = ['currency', 'account', 'period', 'journal_entry', 'settings', 'user', 'bank_statement', 'bank_line',
-  'bank_rule', 'reconciliation', 'exchange_rate'] as const;
+  'bank_rule', 'reconciliation', 'exchange_rate', 'webhook_endpoint'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /**

@@ -26,6 +26,7 @@ import { registerSecurityLog } from './plugins/security-log.js';
 import { accountRoutes } from './routes/accounts.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { eventRoutes } from './routes/events.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { bankRoutes } from './routes/bank.js';
 import { authRoutes } from './routes/auth.js';
 import { currencyRoutes } from './routes/currencies.js';
@@ -177,7 +178,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     requireAuthentication(api, service);
     const routeOptions = { service, batchBodyLimitBytes };
-    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes, eventRoutes, verifyRoutes,
+    for (const routes of [currencyRoutes, accountRoutes, periodRoutes, journalEntryRoutes, reportRoutes, settingsRoutes, userRoutes, auditLogRoutes, eventRoutes, webhookRoutes, verifyRoutes,
       bankRoutes, exchangeRateRoutes]) {
       await api.register(routes, routeOptions);
     }

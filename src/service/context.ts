@@ -25,7 +25,11 @@ export interface ServiceOptions {
   scryptCost?: number | undefined;
   /** JWT signing secret; when absent one is generated once and kept in the database. */
   jwtSecret?: string | undefined;
+  /** Webhook delivery settings (LEDGER_WEBHOOK_ALLOW_PRIVATE, LEDGER_WEBHOOK_RETRY_DELAYS_MS; webhooks/settings.ts). */
+  webhooks?: WebhookSettings | undefined;
 }
+
+import type { WebhookSettings } from './webhooks/settings.js';
 
 export const EXPENSIVE_READS_PER_USER = 2;
 export const EXPENSIVE_READS_WAITING_PER_USER = 8;

@@ -48,6 +48,7 @@ import * as users from './users.js';
 import { type AuthenticateOptions, authenticateBearer } from './auth/authenticate.js';
 import { verifyLedger, type VerifyProgress } from './verify-ledger.js';
 import { executeRead, executeWrite } from './execute-command.js';
+import { type DelivererOptions, WebhookDeliverer } from './webhooks/delivery.js';
 import type { Command, Outcome, ReadUseCase, UseCase, WriteUseCase } from './use-case.js';
 import { USE_CASES } from './use-cases.js';
 
@@ -212,6 +213,13 @@ export class LedgerService {
 
   /** Closes the store: the composition roots call it when the process is done with the ledger. */
   close() { return this.ctx.store.close(); }
+
+  /** Starts delivering webhooks from this process (`ledger serve`); `stop()` ends it once the attempts under way are recorded. */
+  startWebhookDelivery(options: DelivererOptions): WebhookDeliverer {
+    const deliverer = new WebhookDeliverer(this.ctx, options);
+    deliverer.start();
+    return deliverer;
+  }
 
   /** Runs an expensive read (a report, a long list) in one of the actor's bounded slots (context.ts). */
   expensiveRead<T>(actor: Actor, work: () => Promise<T>): Promise<T> { return this.ctx.expensiveReads.run(actor.user_id, work); }

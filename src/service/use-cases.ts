@@ -21,6 +21,7 @@ import { CreateCurrencyBody, UpdateCurrencyBody } from '../schemas/currency.js';
 import { SetExchangeRateBody, SetExchangeRatesBody, ExchangeRateListQuery } from '../schemas/exchange-rate.js';
 import { BatchBody, CreateEntryBody, EntryListQuery, ReverseBody } from '../schemas/journal-entry.js';
 import { EventListQuery } from '../schemas/event.js';
+import { CreateWebhookEndpointBody, ReplayWebhookBody, UpdateWebhookEndpointBody, WebhookDeliveriesQuery } from '../schemas/webhook.js';
 import { CreatePeriodBody } from '../schemas/period.js';
 import { AgedBalancesQuery, BalanceSheetQuery, GeneralLedgerQuery, IncomeStatementQuery, TrialBalanceQuery } from '../schemas/report.js';
 import { UpdateSettingsBody } from '../schemas/settings.js';
@@ -37,6 +38,7 @@ import * as bankStatements from './bank/statements.js';
 import { closePeriod } from './close-period.js';
 import * as currencies from './currencies.js';
 import * as events from './events.js';
+import * as webhooks from './webhooks/endpoints.js';
 import { dryRunEntries, dryRunEntry } from './dry-run.js';
 import * as exchangeRates from './exchange-rates.js';
 import * as journal from './journal-entries.js';
@@ -236,6 +238,36 @@ export const USE_CASES = {
   }),
   last_event: readUseCase({
     name: 'last_event', permission: 'events:read', input: NoInput, run: async (ctx) => ({ seq: String(await ctx.store.lastEventSeq()) }),
+  }),
+  create_webhook_endpoint: writeUseCase({
+    name: 'create_webhook_endpoint', permission: 'webhooks:manage', input: CreateWebhookEndpointBody, idempotent: 'answer', creates: true,
+    prepare: (ctx, actor, input) => webhooks.createWebhookEndpoint(ctx, actor, input),
+  }),
+  list_webhook_endpoints: readUseCase({
+    name: 'list_webhook_endpoints', permission: 'webhooks:manage', input: NoInput, run: (ctx) => webhooks.listWebhookEndpoints(ctx),
+  }),
+  get_webhook_endpoint: readUseCase({
+    name: 'get_webhook_endpoint', permission: 'webhooks:manage', input: ById, run: (ctx, _actor, { id }) => webhooks.getWebhookEndpoint(ctx, id),
+  }),
+  update_webhook_endpoint: writeUseCase({
+    name: 'update_webhook_endpoint', permission: 'webhooks:manage', input: withId(UpdateWebhookEndpointBody.properties), idempotent: false,
+    prepare: (ctx, actor, { id, ...input }) => webhooks.updateWebhookEndpoint(ctx, actor, id, input),
+  }),
+  delete_webhook_endpoint: writeUseCase({
+    name: 'delete_webhook_endpoint', permission: 'webhooks:manage', input: ById, idempotent: false,
+    prepare: (ctx, actor, { id }) => webhooks.deleteWebhookEndpoint(ctx, actor, id),
+  }),
+  rotate_webhook_secret: writeUseCase({
+    name: 'rotate_webhook_secret', permission: 'webhooks:manage', input: ById, idempotent: false,
+    prepare: (ctx, actor, { id }) => webhooks.rotateWebhookSecret(ctx, actor, id),
+  }),
+  replay_webhook_endpoint: writeUseCase({
+    name: 'replay_webhook_endpoint', permission: 'webhooks:manage', input: withId(ReplayWebhookBody.properties), idempotent: false,
+    prepare: (ctx, actor, { id, after_seq }) => webhooks.replayWebhookEndpoint(ctx, actor, id, after_seq),
+  }),
+  list_webhook_deliveries: readUseCase({
+    name: 'list_webhook_deliveries', permission: 'webhooks:manage', input: withId(WebhookDeliveriesQuery.properties),
+    run: (ctx, _actor, { id, ...input }) => webhooks.listWebhookDeliveries(ctx, id, input),
   }),
   verify: readUseCase({
     name: 'verify', permission: 'admin', input: NoInput, expensive: true, run: (ctx, actor) => verifyLedger(ctx, actor),

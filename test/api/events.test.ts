@@ -82,6 +82,10 @@ describe('events', () => {
     }
     // The type filter: only the posts, still in order.
     expect((await eventsAfter(start, 'entry.posted')).map((event) => event.seq)).toEqual([post.seq, events[4]!.seq]);
+    // Other types, and both sides together (placeholders in order on both stores).
+    expect((await eventsAfter(start, 'account.updated,currency.created')).map((event) => event.seq)).toEqual([events[0]!.seq, events[5]!.seq]);
+    expect((await eventsAfter(start, 'account.updated,entry.posted')).map((event) => event.type))
+      .toEqual(['entry.posted', 'entry.posted', 'account.updated']);
   });
 
   it('shows no secret: a service account created and its key rotated carry no key', async () => {

@@ -12,7 +12,7 @@ import { API, guarded, loggedInHuman, newServiceAccount, uniqueEmail, uniqueName
 
 const PERMISSION_KEYS = [
   'admin', 'currencies:write', 'accounts:write', 'periods:write', 'periods:close', 'journals:create', 'journals:reverse',
-  'settings:write', 'users:manage', 'bank:write', 'periods:override', 'rates:write',
+  'settings:write', 'users:manage', 'bank:write', 'periods:override', 'rates:write', 'events:read', 'webhooks:manage',
 ] as const;
 type PermissionKey = (typeof PERMISSION_KEYS)[number];
 
@@ -93,6 +93,13 @@ async function freshReconciliation(world: World) {
   return { books, reconciliation, lineId };
 }
 
+/** A webhook endpoint on a public address given as a literal (no name to look up). */
+async function freshWebhook(world: World) {
+  return dataOf(await world.api.request('POST', `${API}/webhook-endpoints`, {
+    url: `https://93.184.215.14/hooks/${next()}`, event_types: ['entry.posted'],
+  }), 201);
+}
+
 async function freshRule(world: World) {
   const books = await bankBooks(world.api);
   return dataOf(await world.api.request('POST', `${API}/bank-rules`, {
@@ -101,6 +108,26 @@ async function freshRule(world: World) {
 }
 
 const WRITE_ROUTES: WriteRoute[] = [
+  {
+    route: 'POST /api/v1/webhook-endpoints', permission: 'webhooks:manage', status: 201,
+    prepare: async () => ({ method: 'POST', path: `${API}/webhook-endpoints`, body: { url: `https://93.184.215.14/new/${next()}`, event_types: ['*'] } }),
+  },
+  {
+    route: 'PATCH /api/v1/webhook-endpoints/{id}', permission: 'webhooks:manage', status: 200,
+    prepare: async (world) => ({ method: 'PATCH', path: `${API}/webhook-endpoints/${(await freshWebhook(world)).id}`, body: { is_active: false } }),
+  },
+  {
+    route: 'DELETE /api/v1/webhook-endpoints/{id}', permission: 'webhooks:manage', status: 200,
+    prepare: async (world) => ({ method: 'DELETE', path: `${API}/webhook-endpoints/${(await freshWebhook(world)).id}`, body: undefined }),
+  },
+  {
+    route: 'POST /api/v1/webhook-endpoints/{id}/rotate-secret', permission: 'webhooks:manage', status: 200,
+    prepare: async (world) => ({ method: 'POST', path: `${API}/webhook-endpoints/${(await freshWebhook(world)).id}/rotate-secret`, body: undefined }),
+  },
+  {
+    route: 'POST /api/v1/webhook-endpoints/{id}/replay', permission: 'webhooks:manage', status: 200,
+    prepare: async (world) => ({ method: 'POST', path: `${API}/webhook-endpoints/${(await freshWebhook(world)).id}/replay`, body: { after_seq: '0' } }),
+  },
   {
     route: 'POST /api/v1/currencies', permission: 'currencies:write', status: 201,
     prepare: async () => {
@@ -369,7 +396,25 @@ interface ReadIds {
   bankLineId: string;
   ruleId: string;
   reconciliationId: string;
+  webhookId: string;
 }
+
+/** Reads that need a permission of their own (not admin alone); a stream is only refused here, never read to its end. */
+interface GatedReadRoute extends ReadRoute {
+  permission: Exclude<PermissionKey, 'admin'>;
+  stream?: true;
+}
+
+const GATED_READ_ROUTES: GatedReadRoute[] = [
+  { route: 'GET /api/v1/events', permission: 'events:read', path: () => `${API}/events?limit=5` },
+  { route: 'GET /api/v1/events/stream', permission: 'events:read', path: () => `${API}/events/stream`, stream: true },
+  { route: 'GET /api/v1/webhook-endpoints', permission: 'webhooks:manage', path: () => `${API}/webhook-endpoints` },
+  { route: 'GET /api/v1/webhook-endpoints/{id}', permission: 'webhooks:manage', path: (_w, ids) => `${API}/webhook-endpoints/${ids.webhookId}` },
+  {
+    route: 'GET /api/v1/webhook-endpoints/{id}/deliveries', permission: 'webhooks:manage',
+    path: (_w, ids) => `${API}/webhook-endpoints/${ids.webhookId}/deliveries`,
+  },
+];
 
 const READ_ROUTES: ReadRoute[] = [
   { route: 'GET /api/v1/currencies', path: () => `${API}/currencies` },
@@ -460,6 +505,7 @@ describe('permission matrix', () => {
     readIds = {
       entryId: entry.id, userId: dataOf(await world.api.request('GET', '/auth/me')).id, statementId: lines[0].statement_id,
       bankLineId: lines[0].id, ruleId: (await freshRule(world)).id, reconciliationId: (await freshReconciliation(world)).reconciliation.id,
+      webhookId: (await freshWebhook(world)).id,
     };
     const openapi = await world.api.request('GET', `${API}/openapi.json`, undefined, { token: null });
     openapiRoutes = Object.entries(openapi.body.paths as Record<string, Record<string, unknown>>)
@@ -470,7 +516,7 @@ describe('permission matrix', () => {
 
   it('has a row for every write route and every read route registered under /api/v1', () => {
     const writeRows = new Set(WRITE_ROUTES.map((row) => row.route.split('?')[0]));
-    const readRows = new Set([...READ_ROUTES, ...ADMIN_READ_ROUTES].map((row) => row.route));
+    const readRows = new Set([...READ_ROUTES, ...ADMIN_READ_ROUTES, ...GATED_READ_ROUTES].map((row) => row.route));
     expect(openapiRoutes.filter((route) => !route.startsWith('GET ')).sort()).toEqual([...writeRows].sort());
     expect(openapiRoutes.filter((route) => route.startsWith('GET ')).sort()).toEqual([...readRows].sort());
   });
@@ -523,10 +569,23 @@ describe('permission matrix', () => {
       expect(response.body).toHaveProperty('data');
     });
 
+    it.each(GATED_READ_ROUTES)('$route: 403 FORBIDDEN without $permission, 200 with only it and for an admin', async (row) => {
+      for (const permissions of [{}, everyKeyBut(row.permission)]) {
+        const reader = await principal(world.api, kind, permissions);
+        expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: reader.token }), 403, 'FORBIDDEN');
+      }
+      if (row.stream) return;
+      for (const permissions of [{ [row.permission]: true }, { admin: true }]) {
+        const reader = await principal(world.api, kind, permissions);
+        const response = await world.api.request('GET', row.path(world, readIds), undefined, { token: reader.token });
+        expect({ status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ status: 200, body: 'ok' });
+      }
+    });
+
     it('refuses every route to the same user once deactivated (401)', async () => {
       const caller = await principal(world.api, kind, { admin: true });
       dataOf(await world.api.request('PATCH', `${API}/users/${caller.id}`, { is_active: false }));
-      for (const row of [...READ_ROUTES, ...ADMIN_READ_ROUTES]) {
+      for (const row of [...READ_ROUTES, ...ADMIN_READ_ROUTES, ...GATED_READ_ROUTES]) {
         expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: caller.token }), 401, 'UNAUTHORIZED');
       }
       for (const row of WRITE_ROUTES) {
@@ -536,7 +595,7 @@ describe('permission matrix', () => {
   });
 
   it('answers 401 UNAUTHORIZED on every route without credentials', async () => {
-    for (const row of [...READ_ROUTES, ...ADMIN_READ_ROUTES]) {
+    for (const row of [...READ_ROUTES, ...ADMIN_READ_ROUTES, ...GATED_READ_ROUTES]) {
       expectError(await world.api.request('GET', row.path(world, readIds), undefined, { token: null }), 401, 'UNAUTHORIZED');
     }
     for (const row of WRITE_ROUTES) {

@@ -176,6 +176,12 @@ export interface FuzzAnswer {
 
 export async function send(baseUrl: string, request: FuzzRequest): Promise<FuzzAnswer> {
   const response = await fetch(baseUrl + request.path, { method: request.method, headers: request.headers, body: request.body });
+  const contentType = response.headers.get('content-type');
+  // An event stream that opened never ends by itself: its status and type are the answer.
+  if (contentType?.startsWith('text/event-stream')) {
+    await response.body?.cancel();
+    return { status: response.status, contentType, text: '', body: undefined };
+  }
   const text = await response.text();
   let body: unknown;
   try { body = text === '' ? undefined : JSON.parse(text); } catch { body = undefined; }

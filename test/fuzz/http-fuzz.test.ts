@@ -102,6 +102,10 @@ function contractBreach(request: FuzzRequest, answer: FuzzAnswer): string | unde
   if (answer.status >= 500) return `answered ${answer.status}: ${answer.text.slice(0, 500)}`;
   if (answer.status >= 300 && answer.status < 400) return `answered a redirect ${answer.status}`;
   if (request.method === 'HEAD' || answer.status === 204) return undefined;
+  // The change feed's stream, opened: Server-Sent Events, not JSON (errors before it opens are JSON).
+  if (answer.status === 200 && answer.contentType?.startsWith('text/event-stream')) {
+    return request.path.split('?')[0] === '/api/v1/events/stream' ? undefined : `answered an event stream at ${request.path}`;
+  }
   if (!answer.contentType?.startsWith('application/json')) return `answered ${answer.status} as ${answer.contentType}: ${answer.text.slice(0, 300)}`;
   const body = answer.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return `answered ${answer.status} with a body that is not a JSON object: ${answer.text.slice(0, 300)}`;
@@ -174,7 +178,10 @@ describe('the HTTP API under random and malformed requests', () => {
     const equity = await account('3000', 'equity', 'credit');
     const entry = await write('/journal-entries', { entry_date: '2026-03-01', description: 'seed sale', lines: [
       { account_id: cash.id, debit_amount: '25000' }, { account_id: sales.id, credit_amount: '25000' }] });
-    const operations = operationsOf(await (await fetch(`${url}/api/v1/openapi.json`)).json());
+    // A webhook endpoint that random input happened to make valid would be delivered to: no test
+    // sends traffic beyond 127.0.0.1, so the endpoints' writes are left to test/api/webhooks.test.ts.
+    const operations = operationsOf(await (await fetch(`${url}/api/v1/openapi.json`)).json())
+      .filter((operation) => !(operation.path.startsWith('/api/v1/webhook-endpoints') && operation.method !== 'GET'));
     fixture = {
       server, place, operations, adminKey: admin.api_key, readOnlyKey: readOnly.api_key, postingKey: posting.api_key,
       knownIds: [currency.id, period.id, cash.id, receivables.id, customer.id, sales.id, equity.id, entry.id, decodeJwt(tokens.access_token).sub!],

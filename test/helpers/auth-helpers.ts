@@ -63,7 +63,7 @@ const FORBIDDEN_KEYS = new Set(['password', 'password_hash', 'key_hash', 'token_
  * Fails when `body` carries a password, a hash or an API key. `api_key` is allowed only where the
  * contract shows it: the answer to creating a service account.
  */
-export function assertNoSecrets(body: unknown, options: { allowApiKey?: boolean } = {}, where = 'body'): void {
+export function assertNoSecrets(body: unknown, options: { allowApiKey?: boolean; allowWebhookSecret?: boolean } = {}, where = 'body'): void {
   if (typeof body === 'string') {
     if (body.includes('scrypt$')) throw new Error(`${where} contains a scrypt hash: ${body}`);
     for (const password of knownPasswords) {
@@ -77,6 +77,8 @@ export function assertNoSecrets(body: unknown, options: { allowApiKey?: boolean 
   }
   if (typeof body === 'object' && body !== null) {
     for (const [key, value] of Object.entries(body)) {
+      // A webhook endpoint's secret, only in the answers that make one (creation, rotation).
+      if (key === 'secret' && options.allowWebhookSecret && typeof value === 'string' && value.startsWith('whsec_')) continue;
       if (FORBIDDEN_KEYS.has(key)) throw new Error(`${where} has a key named ${key}`);
       if (key === 'api_key' && !options.allowApiKey) throw new Error(`${where} shows an api_key outside the creation answer`);
       assertNoSecrets(value, options, `${where}.${key}`);
@@ -97,7 +99,9 @@ export function guarded<F extends Pick<ApiFixture, 'request'>>(fixture: F): F {
     const bare = path.split('?')[0]!;
     const createsServiceAccount = method === 'POST' && bare === `${API}/users/service-accounts` && response.status === 201;
     const rotatesKey = method === 'POST' && /^\/api\/v1\/users\/[^/]+\/api-key\/rotate$/.test(bare) && response.status === 200;
-    assertNoSecrets(response.body, { allowApiKey: createsServiceAccount || rotatesKey }, `${method} ${path}`);
+    const makesWebhookSecret = method === 'POST' && response.status < 300
+      && (bare === `${API}/webhook-endpoints` || /^\/api\/v1\/webhook-endpoints\/[^/]+\/rotate-secret$/.test(bare));
+    assertNoSecrets(response.body, { allowApiKey: createsServiceAccount || rotatesKey, allowWebhookSecret: makesWebhookSecret }, `${method} ${path}`);
     return response;
   };
   return { ...fixture, request } as F;

@@ -18,7 +18,7 @@ export const TOOL_NAMES = [
   'income_statement', 'general_ledger', 'aged_balances', 'verify',
   'list_bank_lines', 'get_bank_line_candidates', 'post_bank_line', 'accept_bank_lines', 'match_bank_line', 'exclude_bank_line', 'unmatch_bank_line',
   'list_bank_statements', 'list_bank_rules', 'start_reconciliation', 'get_reconciliation', 'clear_reconciliation_lines', 'finish_reconciliation',
-  'set_exchange_rate', 'list_exchange_rates',
+  'set_exchange_rate', 'list_exchange_rates', 'list_events',
 ];
 
 /** Connects an MCP client of the SDK to the ledger of `api`, acting with `apiKey`. */

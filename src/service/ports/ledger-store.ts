@@ -1,7 +1,7 @@
 /**
  * The storage port. The service talks only to these interfaces; no driver type crosses them. The
  * reads and writes are declared by concern, one file each (books-store.ts, credentials-store.ts,
- * idempotency-store.ts, audit-store.ts, copying-store.ts, banking-store.ts, rates-store.ts, events-store.ts), and
+ * idempotency-store.ts, audit-store.ts, copying-store.ts, banking-store.ts, rates-store.ts, events-store.ts, webhooks-store.ts), and
  * composed here into the store and its write transaction.
  * Adapters (storage/sqlite, storage/postgres) translate their driver's failures into LedgerError
  * codes (a unique violation becomes DUPLICATE, and so on). Every adapter passes the one contract
@@ -13,6 +13,7 @@ import type { BooksReads, BooksWrites } from './books-store.js';
 import type { CopyingReads } from './copying-store.js';
 import type { CredentialReads, CredentialWrites } from './credentials-store.js';
 import type { EventsReads, EventsWrites } from './events-store.js';
+import type { WebhooksReads, WebhooksWrites } from './webhooks-store.js';
 import type { IdempotencyReads, IdempotencyWrites } from './idempotency-store.js';
 import type { RatesReads, RatesWrites } from './rates-store.js';
 import type { Permissions } from '../../domain/types.js';
@@ -24,6 +25,7 @@ export type * from './books-store.js';
 export type * from './copying-store.js';
 export type * from './credentials-store.js';
 export type * from './events-store.js';
+export type * from './webhooks-store.js';
 export type * from './idempotency-store.js';
 
 /**
@@ -31,11 +33,11 @@ export type * from './idempotency-store.js';
  * whole-ledger copying, banking and exchange rates (one file each beside this one).
  */
 export interface LedgerReads extends BooksReads, CredentialReads, IdempotencyReads, AuditReads, CopyingReads, BankingReads, RatesReads,
-  EventsReads {}
+  EventsReads, WebhooksReads {}
 
 /** Every write of the store, by concern; only inside `write`. */
 export interface LedgerWrites extends BooksWrites, CredentialWrites, IdempotencyWrites, AuditWrites, BankingWrites, RatesWrites,
-  EventsWrites {}
+  EventsWrites, WebhooksWrites {}
 
 /**
  * Reads and writes inside one write transaction. Where a rule depends on what a read saw, the read

@@ -29,6 +29,7 @@ import { mixConcerns } from '../shared/concerns.js';
 import { PostgresAuditReads, PostgresAuditWrites } from './audit-log.js';
 import { PostgresBankingReads, PostgresBankingWrites } from './banking.js';
 import { PostgresEventsReads, PostgresEventsWrites } from './events.js';
+import { PostgresWebhooksReads, PostgresWebhooksWrites } from './webhooks.js';
 import { PostgresRatesReads, PostgresRatesWrites } from './exchange-rates.js';
 import { PostgresBooksReads } from './ledger-reads.js';
 import { PostgresBooksWrites } from './posting.js';
@@ -64,12 +65,12 @@ const MIGRATION_LOCK = "hashtext('ledger.migrations')";
 
 /** The store's reads on the pool or one connection, every concern's (one file each) in one class. */
 interface PostgresReads extends PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads,
-  PostgresEventsReads {}
+  PostgresEventsReads, PostgresWebhooksReads {}
 class PostgresReads implements LedgerReads {
   constructor(readonly q: PgQueries) {}
 }
 mixConcerns(PostgresReads, [PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads,
-  PostgresEventsReads]);
+  PostgresEventsReads, PostgresWebhooksReads]);
 
 /**
  * A write transaction as the jobs see it: the reads and every concern's writes through the
@@ -78,7 +79,7 @@ mixConcerns(PostgresReads, [PostgresBooksReads, PostgresCredentialReads, Postgre
  * remembers.
  */
 interface PostgresTransaction extends PostgresBooksWrites, PostgresCredentialWrites, PostgresAuditWrites, PostgresBankingWrites,
-  PostgresRatesWrites, PostgresEventsWrites {}
+  PostgresRatesWrites, PostgresEventsWrites, PostgresWebhooksWrites {}
 class PostgresTransaction extends PostgresReads implements LedgerTx {
   readonly credentialsChanged: () => void;
 
@@ -100,7 +101,7 @@ class PostgresTransaction extends PostgresReads implements LedgerTx {
   }
 }
 mixConcerns(PostgresTransaction, [PostgresBooksWrites, PostgresCredentialWrites, PostgresAuditWrites, PostgresBankingWrites,
-  PostgresRatesWrites, PostgresEventsWrites]);
+  PostgresRatesWrites, PostgresEventsWrites, PostgresWebhooksWrites]);
 
 interface PgError {
   code?: string;

@@ -620,4 +620,44 @@ CREATE TRIGGER events_immutable BEFORE UPDATE OR DELETE OR TRUNCATE ON events
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
 `,
   },
+  {
+    version: 20,
+    name: 'webhook endpoints',
+    sql: `
+-- An endpoint reads the change feed from its own place (cursor_seq): the feed is the outbox. The
+-- next attempt's time and the lease (which server delivers) are columns, so a restart loses no
+-- retry and two servers never attempt the same delivery at once (docs/events.md).
+CREATE TABLE webhook_endpoints (
+  id                         text COLLATE "C" PRIMARY KEY,
+  url                        text NOT NULL,
+  description                text,
+  event_types                text NOT NULL,
+  is_active                  boolean NOT NULL,
+  disabled_reason            text,
+  secret                     text NOT NULL,
+  previous_secret            text,
+  previous_secret_expires_at text COLLATE "C",
+  cursor_seq                 bigint NOT NULL,
+  failed_attempts            integer NOT NULL DEFAULT 0,
+  next_attempt_at            text COLLATE "C" NOT NULL,
+  lease_owner                text,
+  lease_until                text COLLATE "C",
+  created_at                 text COLLATE "C" NOT NULL,
+  updated_at                 text COLLATE "C" NOT NULL
+);
+CREATE INDEX webhook_endpoints_due ON webhook_endpoints (next_attempt_at) WHERE is_active;
+CREATE TABLE webhook_deliveries (
+  seq             bigserial PRIMARY KEY,
+  endpoint_id     text COLLATE "C" NOT NULL REFERENCES webhook_endpoints (id),
+  event_seq       bigint NOT NULL,
+  event_id        text COLLATE "C" NOT NULL,
+  attempt         integer NOT NULL,
+  status_code     integer,
+  error           text,
+  attempted_at    text COLLATE "C" NOT NULL,
+  next_attempt_at text COLLATE "C"
+);
+CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
+`,
+  },
 ];

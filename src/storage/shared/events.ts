@@ -23,9 +23,11 @@ export function eventsQuery(after: number, types: readonly string[] | undefined,
   }
   const others = types?.filter((type) => type !== POSTED);
   if (others === undefined || others.length > 0) {
+    // Placeholders are numbered in the order they are added: `?` (SQLite) is positional.
+    const from = add(after);
     const only = others === undefined ? '' : ` AND type IN (${others.map((type) => add(type)).join(', ')})`;
     parts.push(`SELECT * FROM (SELECT seq, id, type, occurred_at, actor_id, request_id, data, NULL AS entry_id
-      FROM events WHERE seq > ${add(after)}${only} ORDER BY seq LIMIT ${add(limit)}) AS changes`);
+      FROM events WHERE seq > ${from}${only} ORDER BY seq LIMIT ${add(limit)}) AS changes`);
   }
   return { sql: `SELECT * FROM (${parts.join(' UNION ALL ')}) AS feed ORDER BY seq LIMIT ${add(limit)}`, params };
 }

@@ -644,4 +644,44 @@ CREATE TRIGGER events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
 `,
   },
+  {
+    version: 19,
+    name: 'webhook endpoints',
+    sql: `
+-- An endpoint reads the change feed from its own place (cursor_seq): the feed is the outbox. The
+-- next attempt's time and the lease (which process delivers) are columns, so a restart loses no
+-- retry and two processes never attempt the same delivery at once (docs/events.md).
+CREATE TABLE webhook_endpoints (
+  id                         TEXT PRIMARY KEY,
+  url                        TEXT NOT NULL,
+  description                TEXT,
+  event_types                TEXT NOT NULL,
+  is_active                  INTEGER NOT NULL CHECK (is_active IN (0, 1)),
+  disabled_reason            TEXT,
+  secret                     TEXT NOT NULL,
+  previous_secret            TEXT,
+  previous_secret_expires_at TEXT,
+  cursor_seq                 INTEGER NOT NULL,
+  failed_attempts            INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at            TEXT NOT NULL,
+  lease_owner                TEXT,
+  lease_until                TEXT,
+  created_at                 TEXT NOT NULL,
+  updated_at                 TEXT NOT NULL
+) STRICT;
+CREATE INDEX webhook_endpoints_due ON webhook_endpoints(next_attempt_at) WHERE is_active = 1;
+CREATE TABLE webhook_deliveries (
+  seq             INTEGER PRIMARY KEY,
+  endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints(id),
+  event_seq       INTEGER NOT NULL,
+  event_id        TEXT NOT NULL,
+  attempt         INTEGER NOT NULL,
+  status_code     INTEGER,
+  error           TEXT,
+  attempted_at    TEXT NOT NULL,
+  next_attempt_at TEXT
+) STRICT;
+CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id, seq);
+`,
+  },
 ];

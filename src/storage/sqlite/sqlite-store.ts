@@ -26,6 +26,7 @@ import { mixConcerns } from '../shared/concerns.js';
 import { SqliteAuditReads, SqliteAuditWrites } from './audit-log.js';
 import { SqliteBankingReads, SqliteBankingWrites } from './banking.js';
 import { SqliteEventsReads, SqliteEventsWrites } from './events.js';
+import { SqliteWebhooksReads, SqliteWebhooksWrites } from './webhooks.js';
 import { SqliteRatesReads, SqliteRatesWrites } from './exchange-rates.js';
 import { SqliteBooksReads } from './ledger-reads.js';
 import { PendingWrites, SQLITE_PENDING_TABLES } from './pending-writes.js';
@@ -127,11 +128,11 @@ function migrate(db: Sqlite): void {
 }
 
 /** The store's reads on one connection, every concern's (one file each) in one class. */
-interface SqliteReads extends SqliteBooksReads, SqliteCredentialReads, SqliteAuditReads, SqliteBankingReads, SqliteRatesReads, SqliteEventsReads {}
+interface SqliteReads extends SqliteBooksReads, SqliteCredentialReads, SqliteAuditReads, SqliteBankingReads, SqliteRatesReads, SqliteEventsReads, SqliteWebhooksReads {}
 class SqliteReads implements LedgerReads {
   constructor(readonly q: SqliteQueries) {}
 }
-mixConcerns(SqliteReads, [SqliteBooksReads, SqliteCredentialReads, SqliteAuditReads, SqliteBankingReads, SqliteRatesReads, SqliteEventsReads]);
+mixConcerns(SqliteReads, [SqliteBooksReads, SqliteCredentialReads, SqliteAuditReads, SqliteBankingReads, SqliteRatesReads, SqliteEventsReads, SqliteWebhooksReads]);
 
 /**
  * The write transaction as the jobs see it: the reads and every concern's writes on the writer
@@ -140,7 +141,7 @@ mixConcerns(SqliteReads, [SqliteBooksReads, SqliteCredentialReads, SqliteAuditRe
  * remembered until the transaction ends, rolls a job back or changes one (the books' writes forget
  * them, posting.ts).
  */
-interface SqliteTransaction extends SqliteBooksWrites, SqliteCredentialWrites, SqliteAuditWrites, SqliteBankingWrites, SqliteRatesWrites, SqliteEventsWrites {}
+interface SqliteTransaction extends SqliteBooksWrites, SqliteCredentialWrites, SqliteAuditWrites, SqliteBankingWrites, SqliteRatesWrites, SqliteEventsWrites, SqliteWebhooksWrites {}
 class SqliteTransaction extends SqliteReads implements LedgerTx {
   constructor(q: SqliteQueries, readonly pending: PendingWrites, readonly accounts: AccountCache,
     readonly periods: PeriodMemo, readonly onAuditWritten: () => void) {
@@ -156,7 +157,7 @@ class SqliteTransaction extends SqliteReads implements LedgerTx {
   }
 }
 mixConcerns(SqliteTransaction, [SqliteBooksWrites, SqliteCredentialWrites, SqliteAuditWrites, SqliteBankingWrites, SqliteRatesWrites,
-  SqliteEventsWrites]);
+  SqliteEventsWrites, SqliteWebhooksWrites]);
 
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
 function translateError(error: unknown): unknown {

@@ -359,7 +359,7 @@ describe('storage contract: the store', () => {
     listUnmatchedAccountLines: true, accountLinesOfEntries: true, getReconciliation: true, listReconciliations: true,
     findOpenReconciliation: true, lastFinishedReconciliation: true, unreconciledLines: true, reconciledLinesOf: true,
     reconciledTotal: true, reconciledLineIds: true, getExchangeRate: true, listExchangeRates: true, exchangeRatesThrough: true,
-    listEvents: true, lastEventSeq: true,
+    listEvents: true, lastEventSeq: true, getWebhookEndpoint: true, listWebhookEndpoints: true, listWebhookDeliveries: true, anyWebhookDue: true,
   };
   const TX_WRITE_METHODS: Record<Exclude<keyof LedgerTx, keyof LedgerStore>, true> = {
     insertCurrency: true, updateCurrency: true, insertAccount: true, updateAccount: true, insertPeriod: true,
@@ -371,6 +371,8 @@ describe('storage contract: the store', () => {
     sealAuditRecords: true, lockBankAccount: true, insertBankStatement: true, matchBankLine: true, excludeBankLine: true,
     unmatchBankLine: true, insertBankRule: true, updateBankRule: true, deleteBankRule: true, insertReconciliation: true,
     markReconciliationLines: true, unmarkReconciliationLines: true, finishReconciliation: true, insertEvent: true,
+    insertWebhookEndpoint: true, updateWebhookEndpoint: true, deleteWebhookEndpoint: true, claimDueWebhookEndpoints: true,
+    releaseWebhookEndpoint: true, insertWebhookDelivery: true,
     lockExchangeRates: true, upsertExchangeRate: true,
   };
 

@@ -1,0 +1,262 @@
+/**
+ * Webhooks end to end (docs/events.md): real `ledger serve` processes on the backend under test,
+ * and a real receiver process on 127.0.0.1 (test/helpers/webhook-receiver.mjs) that checks the
+ * Standard Webhooks signatures with its own code, records the order, and fails on demand. The
+ * servers allow private addresses (LEDGER_WEBHOOK_ALLOW_PRIVATE=true) and retry quickly
+ * (LEDGER_WEBHOOK_RETRY_DELAYS_MS=150,300: three attempts).
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initLedger, openLedger } from '../../src/app/open-ledger.js';
+import { LOCAL_OPERATOR } from '../../src/service/actor.js';
+import { ROOT } from '../helpers/cli.js';
+import { type ServeProcess, startServe } from '../helpers/serve-process.js';
+import { createTestLocation, type TestLocation } from '../helpers/test-location.js';
+
+const SERVE_ENV = { LEDGER_WEBHOOK_ALLOW_PRIVATE: 'true', LEDGER_WEBHOOK_RETRY_DELAYS_MS: '150,300' };
+
+interface Received { id: string; timestamp: string; status: number; signatures: number; valid_with: number[]; event: any }
+
+class Receiver {
+  private constructor(readonly child: ChildProcessWithoutNullStreams, readonly url: string) {}
+
+  static start(): Promise<Receiver> {
+    const child = spawn(process.execPath, [join(ROOT, 'test/helpers/webhook-receiver.mjs')]);
+    return new Promise((resolve, reject) => {
+      child.stdout.once('data', (chunk: Buffer) => {
+        const port = /listening (\d+)/.exec(chunk.toString())?.[1];
+        if (port) resolve(new Receiver(child, `http://127.0.0.1:${port}`));
+        else reject(new Error(`receiver: ${chunk.toString()}`));
+      });
+    });
+  }
+
+  private async control(path: string, body: unknown): Promise<void> {
+    await fetch(this.url + path, { method: 'POST', body: JSON.stringify(body) });
+  }
+
+  secrets(secrets: string[]) { return this.control('/_secrets', { secrets }); }
+  respond(codes: number[]) { return this.control('/_respond', { codes }); }
+  delay(ms: number) { return this.control('/_delay', { ms }); }
+  async received(): Promise<{ received: Received[]; overlaps: number }> {
+    return (await fetch(`${this.url}/_received`)).json() as Promise<{ received: Received[]; overlaps: number }>;
+  }
+
+  stop() {
+    this.child.kill('SIGTERM');
+  }
+}
+
+let place: TestLocation;
+let adminKey: string;
+let cash: string;
+let sales: string;
+let receiver: Receiver;
+const servers: ServeProcess[] = [];
+
+beforeAll(async () => {
+  place = await createTestLocation('ledger-webhooks');
+  await initLedger(place.location);
+  const service = await openLedger(place.location, undefined, { scryptCost: 2 ** 10 });
+  try {
+    const usd = await service.createFiatCurrency(LOCAL_OPERATOR, 'USD');
+    await service.createPeriod(LOCAL_OPERATOR, { name: '2026', start_date: '2026-01-01', end_date: '2026-12-31' });
+    cash = (await service.createAccount(LOCAL_OPERATOR, { account_number: '1000', name: 'Cash', currency_id: usd.id, account_type: 'asset', normal_balance: 'debit' })).id;
+    sales = (await service.createAccount(LOCAL_OPERATOR, { account_number: '4000', name: 'Sales', currency_id: usd.id, account_type: 'revenue', normal_balance: 'credit' })).id;
+    adminKey = (await service.createServiceAccount(null, { name: 'admin', permissions: { admin: true } })).api_key;
+  } finally {
+    await service.close();
+  }
+  receiver = await Receiver.start();
+}, 60_000);
+
+afterAll(async () => {
+  for (const server of servers) await server.stop();
+  receiver?.stop();
+  await place?.remove();
+});
+
+async function serve(): Promise<ServeProcess> {
+  const server = await startServe(place.location, SERVE_ENV);
+  servers.push(server);
+  return server;
+}
+
+async function call(server: ServeProcess, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
+    method, headers: { authorization: `Bearer ${adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+let amount = 0;
+async function post(server: ServeProcess): Promise<string> {
+  amount += 1;
+  const answer = await call(server, 'POST', '/journal-entries', {
+    entry_date: '2026-03-15', description: `sale ${amount}`,
+    lines: [{ account_id: cash, debit_amount: String(amount) }, { account_id: sales, credit_amount: String(amount) }],
+  });
+  expect(answer.status).toBe(201);
+  return answer.body.data.id as string;
+}
+
+/** Waits until `done` holds of what the receiver got (or fails after `ms`). */
+async function until(done: (got: Received[]) => boolean, ms = 20_000): Promise<Received[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const { received } = await receiver.received();
+    if (done(received)) return received;
+    if (Date.now() > deadline) throw new Error(`the receiver did not get what was expected: ${JSON.stringify(received.map((r) => [r.event.seq, r.event.type, r.status]))}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function createEndpoint(server: ServeProcess, types: string[] = ['entry.posted']): Promise<{ id: string; secret: string }> {
+  const answer = await call(server, 'POST', '/webhook-endpoints', { url: `${receiver.url}/hook`, event_types: types, description: 'test' });
+  expect(answer.status).toBe(201);
+  expect(answer.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  return answer.body.data;
+}
+
+const since = (got: Received[], from: number) => got.slice(from);
+
+describe('webhooks', () => {
+  let server: ServeProcess;
+  let endpoint: { id: string; secret: string };
+
+  it('delivers each event once, in seq order, signed; the secret is shown only at creation', async () => {
+    server = await serve();
+    await post(server); // before the endpoint: not delivered
+    endpoint = await createEndpoint(server);
+    await receiver.secrets([endpoint.secret]);
+    const ids = [await post(server), await post(server), await post(server)];
+    const got = await until((r) => r.length >= 3);
+    expect(got.map((r) => r.event.id)).toEqual(ids);
+    expect(got.map((r) => r.id)).toEqual(ids);
+    const seqs = got.map((r) => Number(r.event.seq));
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    for (const r of got) expect({ valid: r.valid_with, status: r.status, type: r.event.type }).toEqual({ valid: [0], status: 200, type: 'entry.posted' });
+    expect(got[0]!.event.data.lines).toHaveLength(2);
+    const shown = await call(server, 'GET', `/webhook-endpoints/${endpoint.id}`);
+    expect(JSON.stringify(shown.body)).not.toContain(endpoint.secret);
+    expect(JSON.stringify((await call(server, 'GET', '/webhook-endpoints')).body)).not.toContain('whsec_');
+  });
+
+  it('retries a failed event with the same webhook-id, and holds later events until it succeeds', async () => {
+    const from = (await receiver.received()).received.length;
+    await receiver.respond([500, 503]);
+    const first = await post(server);
+    const second = await post(server);
+    const got = since(await until((r) => r.length >= from + 4), from);
+    expect(got.map((r) => [r.id, r.status])).toEqual([[first, 500], [first, 503], [first, 200], [second, 200]]);
+    const deliveries = (await call(server, 'GET', `/webhook-endpoints/${endpoint.id}/deliveries?limit=4`)).body.data;
+    expect(deliveries.map((d: any) => [d.event_id, d.attempt, d.status_code])).toEqual([[second, 1, 200], [first, 3, 200], [first, 2, 503], [first, 1, 500]]);
+    expect(deliveries[2].next_attempt_at).toEqual(expect.any(String));
+    expect(deliveries[0].next_attempt_at).toBeNull();
+  });
+
+  it('signs with both secrets for a day after a rotation; each verifies', async () => {
+    const rotated = (await call(server, 'POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`)).body.data;
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    await receiver.secrets([endpoint.secret, rotated.secret]);
+    const from = (await receiver.received()).received.length;
+    await post(server);
+    const [got] = since(await until((r) => r.length >= from + 1), from);
+    expect(got!.signatures).toBe(2);
+    expect(got!.valid_with).toEqual([0, 1]);
+    endpoint = { ...endpoint, secret: rotated.secret };
+  });
+
+  it('replays from a seq: the events after it again, in order', async () => {
+    const { received } = await receiver.received();
+    const last3 = received.slice(-3).map((r) => r.event.seq);
+    await call(server, 'POST', `/webhook-endpoints/${endpoint.id}/replay`, { after_seq: String(Number(last3[0]) - 1) });
+    const again = since(await until((r) => r.length >= received.length + 3), received.length);
+    expect(again.map((r) => r.event.seq)).toEqual(last3);
+  });
+
+  it('disables the endpoint on a 410 and says so as an event; re-enabled, it goes on from the failed event', async () => {
+    const from = (await receiver.received()).received.length;
+    await receiver.respond([410]);
+    const gone = await post(server);
+    await until((r) => r.length >= from + 1);
+    let shown: any;
+    for (let i = 0; i < 100; i++) {
+      shown = (await call(server, 'GET', `/webhook-endpoints/${endpoint.id}`)).body.data;
+      if (!shown.is_active) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(shown).toMatchObject({ is_active: false, disabled_reason: expect.stringContaining('410') });
+    const listed = await call(server, 'GET', '/events?types=webhook_endpoint.disabled');
+    const events = listed.body.data;
+    expect(events.at(-1)).toMatchObject({ type: 'webhook_endpoint.disabled', data: { id: endpoint.id, is_active: false } });
+    expect(JSON.stringify(events)).not.toContain('whsec_');
+    await call(server, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { is_active: true });
+    const [again] = since(await until((r) => r.length >= from + 2), from + 1);
+    expect([again!.id, again!.status]).toEqual([gone, 200]);
+  });
+
+  it('disables the endpoint when the schedule is exhausted (three attempts)', async () => {
+    const from = (await receiver.received()).received.length;
+    await receiver.respond([500, 500, 500]);
+    const failing = await post(server);
+    const got = since(await until((r) => r.length >= from + 3), from);
+    expect(got.map((r) => [r.id, r.status])).toEqual([[failing, 500], [failing, 500], [failing, 500]]);
+    let shown: any;
+    for (let i = 0; i < 100; i++) {
+      shown = (await call(server, 'GET', `/webhook-endpoints/${endpoint.id}`)).body.data;
+      if (!shown.is_active) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(shown).toMatchObject({ is_active: false, disabled_reason: expect.stringContaining('3 attempts') });
+    await call(server, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { is_active: true });
+    await until((r) => r.length >= from + 4);
+  });
+
+  it('loses no delivery when the server is killed with deliveries pending, then restarted', async () => {
+    const from = (await receiver.received()).received.length;
+    // Every attempt fails while the server runs: the events wait with their retries due.
+    await receiver.respond(Array(1000).fill(500));
+    const ids = [await post(server), await post(server), await post(server)];
+    await until((r) => r.length >= from + 1);
+    process.kill(server.child.pid!, 'SIGKILL');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+    await receiver.respond([]);
+    server = await serve();
+    // The killed server's lease on the endpoint (30 s at most) expires first.
+    const got = since(await until((r) => ids.every((id) => r.slice(from).some((x) => x.id === id && x.status === 200)), 60_000), from);
+    const delivered = got.filter((r) => r.status === 200).map((r) => r.id);
+    expect(delivered.slice(0, 3)).toEqual(ids);
+  });
+
+  it('with two servers on one database and one endpoint: every event delivered, in order, never two attempts at once', async () => {
+    await call(server, 'DELETE', `/webhook-endpoints/${endpoint.id}`);
+    const other = await serve();
+    endpoint = await createEndpoint(other);
+    await receiver.secrets([endpoint.secret]);
+    await receiver.delay(20);
+    const from = (await receiver.received()).received.length;
+    const { overlaps: overlapsBefore } = await receiver.received();
+    const ids = await Promise.all(Array.from({ length: 30 }, (_, index) => post(index % 2 === 0 ? server : other)));
+    const got = since(await until((r) => r.length >= from + ids.length, 60_000), from);
+    await receiver.delay(0);
+    expect(got.map((r) => r.id).sort()).toEqual([...ids].sort());
+    const seqs = got.map((r) => Number(r.event.seq));
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(got.every((r) => r.status === 200 && r.valid_with.length === 1)).toBe(true);
+    expect((await receiver.received()).overlaps).toBe(overlapsBefore);
+  });
+
+  it('refuses endpoints on private addresses unless allowed, after resolving, with VALIDATION_ERROR naming url', async () => {
+    // This server allows private addresses; a second one without the setting must refuse them.
+    const strict = await startServe(place.location, {});
+    servers.push(strict);
+    for (const url of ['http://127.0.0.1:9/hook', 'http://[::ffff:169.254.169.254]/', 'http://2130706433/', 'http://localhost/x', 'ftp://example.com/']) {
+      const answer = await call(strict, 'POST', '/webhook-endpoints', { url, event_types: ['*'] });
+      expect({ url, status: answer.status, code: answer.body.code, field: answer.body.field }).toEqual({ url, status: 400, code: 'VALIDATION_ERROR', field: 'url' });
+    }
+    await strict.stop();
+  });
+});
