@@ -10,7 +10,7 @@ import { type AdminCall, TAMPERING, type VerifyBooks, buildVerifyBooks } from '.
 
 const EVERY_CHECK = [
   'entry_lines', 'entry_balance', 'entry_currency', 'entry_numbers', 'periods', 'entry_period', 'posted_after_close', 'reversal', 'closing_entry',
-  'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain', 'audit_chain', 'bank_matches', 'reconciliations',
+  'account_totals', 'period_totals', 'daily_totals', 'currency_totals', 'hash_chain', 'audit_chain', 'bank_matches', 'reconciliations', 'event_feed',
 ];
 
 function adminCall(api: ApiFixture): AdminCall {
@@ -151,6 +151,21 @@ describe('verify names the damage done behind the service\'s back', () => {
     expect(result.problems).toEqual([expect.objectContaining({
       check: 'entry_numbers', entry_id: februaryRent.id, expected: String(stored.entry_number), found: '9999',
     })]);
+  });
+
+  it('a post missing from the change feed: the feed names the gap', async () => {
+    const { api, books } = await freshBooks();
+    const { februaryRent } = books.entries;
+    const event = (await api.request('GET', '/api/v1/events?types=entry.posted&limit=1000')).body.data
+      .find((item: { id: string }) => item.id === februaryRent.id);
+    await TAMPERING.setEntryColumn(api.location, februaryRent.id, 'event_seq', '999999');
+    const result = await verify(api);
+    expect(result.ok).toBe(false);
+    // Its number missing where it was, and a jump to where it is now (after the last event).
+    expect(result.problems).toEqual([
+      expect.objectContaining({ check: 'event_feed', expected: event.seq, found: String(Number(event.seq) + 1) }),
+      expect.objectContaining({ check: 'event_feed', found: '999999', entry_id: februaryRent.id }),
+    ]);
   });
 
   it('an edited audit record: the audit chain names it', async () => {

@@ -48,7 +48,7 @@ describe('ledger verify on sound books', () => {
   it('prints what it checked and "no problems", exit 0', () => {
     const run = ledger(['verify'], { db: pristine });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(run.stdout).toBe(`Verified ${books.entryCount} entries (${books.lineCount} lines), 9 accounts, 3 periods, 2 currencies; 17 checks: no problems.\n`);
+    expect(run.stdout).toBe(`Verified ${books.entryCount} entries (${books.lineCount} lines), 9 accounts, 3 periods, 2 currencies; 18 checks: no problems.\n`);
   });
 
   it('--json prints exactly what GET /api/v1/verify answers, exit 0', () => {

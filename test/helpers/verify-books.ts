@@ -128,7 +128,8 @@ export const TAMPERING = {
     await rawQuery(location, 'DELETE FROM journal_lines WHERE id = $1', [lineId]);
   },
   async setEntryColumn(location: string, entryId: string,
-    column: 'description' | 'entry_date' | 'posted_at' | 'entry_number' | 'created_by' | 'credential_id' | 'request_id' | 'hash_version',
+    column: 'description' | 'entry_date' | 'posted_at' | 'entry_number' | 'created_by' | 'credential_id' | 'request_id' | 'hash_version'
+      | 'event_seq',
     value: string): Promise<void> {
     await allowHistoryEdits(location);
     await rawQuery(location, `UPDATE journal_entries SET ${column} = $1 WHERE id = $2`, [value, entryId]);

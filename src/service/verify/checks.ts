@@ -9,6 +9,7 @@ import { closingEntryCheck } from './closing-check.js';
 import {
   entryBalanceCheck, entryCurrencyCheck, entryLinesCheck, entryNumbersCheck, entryPeriodCheck, periodsCheck, postedAfterCloseCheck,
 } from './entry-checks.js';
+import { eventFeedCheck } from './event-feed-check.js';
 import { hashChainCheck } from './hash-chain-check.js';
 import { reversalCheck } from './reversal-check.js';
 import { accountTotalsCheck, currencyTotalsCheck, dailyTotalsCheck, periodTotalsCheck } from './totals-checks.js';
@@ -31,4 +32,5 @@ export const LEDGER_CHECKS: readonly CheckDefinition[] = [
   auditChainCheck,
   bankMatchesCheck,
   reconciliationsCheck,
+  eventFeedCheck,
 ];
