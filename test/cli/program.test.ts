@@ -27,7 +27,9 @@ const DOCUMENTED_COMMANDS = [
   'settings get', 'settings set company-name', 'settings set retained-earnings-account', 'settings unset company-name',
   'settings unset retained-earnings-account', 'settings set lock-date', 'settings set base-currency', 'settings unset lock-date',
   'settings unset base-currency',
-  'audit-log',
+  'audit-log', 'events tail',
+  'webhooks create', 'webhooks list', 'webhooks show', 'webhooks update', 'webhooks delete', 'webhooks rotate-secret', 'webhooks replay',
+  'webhooks deliveries',
   'export', 'copy', 'verify', 'backup', 'mcp',
 ];
 

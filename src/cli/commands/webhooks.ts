@@ -56,6 +56,7 @@ export function registerWebhooksCommand(program: Command): void {
     }));
 
   webhooks.command('list').description('List the endpoints')
+    .addHelpText('after', '\nExample:\n  $ ledger webhooks list --json')
     .action(withService(async (service, { json }) => {
       const page = await service.execute(USE_CASES.list_webhook_endpoints, { actor, input: {} });
       if (json) printJson(page);
@@ -63,6 +64,7 @@ export function registerWebhooksCommand(program: Command): void {
     }));
 
   webhooks.command('show <id>').description('Show an endpoint')
+    .addHelpText('after', '\nExample:\n  $ ledger webhooks show 0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b')
     .action(withService(async (service, { json }, _options, id: string) => {
       const endpoint = await service.execute(USE_CASES.get_webhook_endpoint, { actor, input: { id } });
       if (json) printJson({ data: endpoint });
@@ -75,6 +77,8 @@ export function registerWebhooksCommand(program: Command): void {
     .option('--description <text>', 'a new description')
     .option('--enable', 'deliver again (a disabled endpoint goes on from the event that failed)')
     .option('--disable', 'stop delivering')
+    .addHelpText('after', '\nExamples:\n  $ ledger webhooks update 0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --enable\n'
+      + '  $ ledger webhooks update 0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --types entry.posted,entry.reversed')
     .action(withService(async (service, { json }, options: { url?: string; types?: string; description?: string; enable?: boolean; disable?: boolean },
       id: string) => {
       const outcome = await service.execute(USE_CASES.update_webhook_endpoint, {
@@ -88,6 +92,7 @@ export function registerWebhooksCommand(program: Command): void {
     }));
 
   webhooks.command('delete <id>').description('Delete an endpoint and its delivery attempts')
+    .addHelpText('after', '\nExample:\n  $ ledger webhooks delete 0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b')
     .action(withService(async (service, { json }, _options, id: string) => {
       const outcome = await service.execute(USE_CASES.delete_webhook_endpoint, { actor, input: { id } });
       if (json) printJson({ data: outcome.data });
@@ -95,6 +100,7 @@ export function registerWebhooksCommand(program: Command): void {
     }));
 
   webhooks.command('rotate-secret <id>').description('A new secret, printed once; the old one keeps signing beside it for 24 hours')
+    .addHelpText('after', '\nExample:\n  $ ledger webhooks rotate-secret 0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b')
     .action(withService(async (service, { json }, _options, id: string) => {
       const outcome = await service.execute(USE_CASES.rotate_webhook_secret, { actor, input: { id } });
       if (json) printJson({ data: outcome.data });
@@ -103,6 +109,7 @@ export function registerWebhooksCommand(program: Command): void {
 
   webhooks.command('replay <id>').description('Deliver again every event after a seq, in order')
     .requiredOption('--after <seq>', 'the seq to deliver after')
+    .addHelpText('after', '\nExample:\n  $ ledger webhooks replay 0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --after 120')
     .action(withService(async (service, { json }, options: { after: string }, id: string) => {
       const outcome = await service.execute(USE_CASES.replay_webhook_endpoint, { actor, input: { id, after_seq: options.after } });
       if (json) printJson({ data: outcome.data });
@@ -112,6 +119,7 @@ export function registerWebhooksCommand(program: Command): void {
   webhooks.command('deliveries <id>').description('Delivery attempts, newest first')
     .option('--limit <n>', 'at most n attempts (default 50)', parseLimit)
     .option('--cursor <cursor>', 'continue after a previous page')
+    .addHelpText('after', '\nExample:\n  $ ledger webhooks deliveries 0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --limit 20')
     .action(withService(async (service, { json }, options: { limit?: number; cursor?: string }, id: string) => {
       const page = await service.execute(USE_CASES.list_webhook_deliveries, { actor, input: { id, limit: options.limit, cursor: options.cursor } });
       if (json) printJson(page);
