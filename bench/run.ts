@@ -133,7 +133,7 @@ function webhookComparison(postings: PostingResult[]): WebhookComparison | undef
 function webhookSection(c: WebhookComparison, comparisonRuns: number, catchUpLimitSeconds: number): string {
   const side = (runs: PostingResult[], name: string) => {
     const cpu = runs.map((r) => r.serverCpu).filter((v): v is number => v !== undefined);
-    return [`${name} (runs ${runs.map((r) => r.webhookRun?.order ?? 1).join(', ')})`, fmt(median(runs.map((r) => r.entriesPerSecond))),
+    return [`${name} (run${runs.length > 1 ? 's' : ''} ${runs.map((r) => r.webhookRun?.order ?? 1).join(', ')})`, fmt(median(runs.map((r) => r.entriesPerSecond))),
       ms(median(runs.map((r) => r.latency.p50))), ms(median(runs.map((r) => r.latency.p99))), cpu.length > 0 ? pct(median(cpu)) : 'n/a',
       pct(median(runs.map((r) => r.clientCpu)))];
   };
