@@ -75,6 +75,15 @@ export interface BenchOptions {
   bulkLines: number;
   /** Entries per request of the batch route runs. */
   bulkBatch: number;
+  /**
+   * Active webhook endpoints of the posting runs with webhooks (issue 26: delivery does not slow
+   * posting); 0 leaves the comparison out.
+   */
+  webhooks: number;
+  /** Posting runs with the endpoints, and as many without, alternated (the plain FULL run is the first without). */
+  webhookRuns: number;
+  /** After a run with endpoints, they must have delivered every event within this long, or the run fails. */
+  webhookCatchUpSeconds: number;
 }
 
 /** Every name `--only` takes; the default runs them all. */
@@ -115,6 +124,16 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
                      each batch-route run (even: two-line entries)
   --bulk-batch B     entries per batch-route request          BENCH_BULK_BATCH   (1000)
                      (at most 10000, the API's limit)
+  --webhooks N       active webhook endpoints of the posting  BENCH_WEBHOOKS     (3)
+                     runs with webhooks (FULL, each endpoint for every event, on a
+                     receiver of the bench's on CPU 1; issue 26); 0 = no such runs
+  --webhook-runs R   posting runs with the endpoints, and as  BENCH_WEBHOOK_RUNS (2)
+                     many without, in the order without, with, with, without, ...
+                     (the plain FULL run is the first without); medians compared
+  --webhook-catch-up S                                        BENCH_WEBHOOK_CATCH_UP (300)
+                     after each run with endpoints, fail unless they delivered every
+                     event within S seconds (or if no cursor moves for 15 s);
+                     catching up 20,000 events took about 80 s on this machine
   --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
   --profile          CPU-profile the server (FULL run)        BENCH_PROFILE=1
                      (with --before: both builds, µs per entry by part of the code side by side)
@@ -158,7 +177,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     process.exit(0);
   }
   const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat',
-    'backend', 'db', 'pg-build', 'pg-cpu', 'reports-db', 'write', 'before', 'bulk-lines', 'bulk-batch'];
+    'backend', 'db', 'pg-build', 'pg-cpu', 'reports-db', 'write', 'before', 'bulk-lines', 'bulk-batch',
+    'webhooks', 'webhook-runs', 'webhook-catch-up'];
   for (const name of values.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}\n${HELP}`);
   const pick = (name: string, envName: string, fallback: string) => values.get(name) ?? env[envName] ?? fallback;
   const flag = (name: string, envName: string) => flags.has(name) || env[envName] === '1' || env[envName] === 'true';
@@ -209,6 +229,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     before: values.get('before') ?? env.BENCH_BEFORE,
     bulkLines,
     bulkBatch,
+    webhooks: nonNegativeInt('--webhooks', pick('webhooks', 'BENCH_WEBHOOKS', '3')),
+    webhookRuns: positiveInt('--webhook-runs', pick('webhook-runs', 'BENCH_WEBHOOK_RUNS', '2')),
+    webhookCatchUpSeconds: positiveInt('--webhook-catch-up', pick('webhook-catch-up', 'BENCH_WEBHOOK_CATCH_UP', '300')),
   };
 }
 

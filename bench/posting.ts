@@ -15,6 +15,7 @@ import {
   type BenchOptions, Client, closedLoop, type LatencySummary, ledgerCli, log, OtherCpu, processCpuSeconds, type Server,
   startServer, stopServer, summarize,
 } from './lib.js';
+import { WEBHOOK_SERVER_ENV, WebhookCase, type WebhookDelivery } from './webhooks.js';
 
 export type SyncMode = 'FULL' | 'NORMAL';
 
@@ -37,6 +38,19 @@ export interface PostingResult {
   profile?: ProfileSummary | undefined;
   /** Set for the server of another build (--before): its label. */
   build?: string | undefined;
+  /** Set for the runs of the webhook comparison after the first (the plain FULL run is its first run without endpoints). */
+  webhookRun?: WebhookRun | undefined;
+  /** With endpoints: how delivery kept up (bench/webhooks.ts). */
+  webhooks?: WebhookDelivery | undefined;
+}
+
+/**
+ * A run of issue 26's comparison, posting with `endpoints` active webhook endpoints (0: without),
+ * `order` its place in the comparison's sequence of runs (1 is the plain FULL run).
+ */
+export interface WebhookRun {
+  endpoints: number;
+  order: number;
 }
 
 /** Another build's `ledger` program to run instead of this checkout's (--before). */
@@ -165,32 +179,41 @@ async function verify(client: Client, setup: Setup, postedIds: string[], warmup:
   return `ok: ${measured} entries + ${warmEntries} warm-up, balance ${total} on both sides`;
 }
 
-/** One posting run against a fresh database with the given synchronous mode. */
 /**
  * Every row of the ledger's tables but the full-text index's (FTS5 keeps its words in shadow
- * tables of its own layout), read through a connection of its own while the server runs (WAL).
+ * tables of its own layout) and the webhooks' (a delivery's record is not a row the post wrote;
+ * the webhook case counts deliveries apart), read through a connection of its own while the
+ * server runs (WAL).
  */
 function storedRows(path: string): number {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-      AND name NOT LIKE 'entry_words%'`).pluck().all() as string[];
+      AND name NOT LIKE 'entry_words%' AND name NOT LIKE 'webhook_%'`).pluck().all() as string[];
     return tables.reduce((sum, table) => sum + (db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number), 0);
   } finally {
     db.close();
   }
 }
 
+/**
+ * One posting run against a fresh database with the given synchronous mode. With `webhookRun` of
+ * N endpoints, N webhook endpoints for every event, on a receiver of their own (bench/webhooks.ts),
+ * are made after the warm-up, right before the measured load; everything else is as without them
+ * (every run's server allows receivers on 127.0.0.1).
+ */
 export async function runPosting(options: BenchOptions, dir: string, mode: SyncMode, profile = false,
-  build?: OtherBuild): Promise<PostingResult> {
-  const tag = `${mode}${profile ? '-profiled' : ''}${build ? '-before' : ''}`;
+  build?: OtherBuild, webhookRun?: WebhookRun): Promise<PostingResult> {
+  const tag = `${mode}${profile ? '-profiled' : ''}${build ? '-before' : ''}`
+    + `${webhookRun ? `-webhooks${webhookRun.endpoints}-run${webhookRun.order}` : ''}`;
   const db = join(dir, `http-${tag}.db`);
   const apiKey = prepareDatabase(db, build?.bin);
   const profileDir = join(dir, `profile-${tag}`);
   const nodeArgs = profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const server = await startServer(db, { LEDGER_SQLITE_SYNCHRONOUS: mode }, 0, nodeArgs, build?.bin);
+  const server = await startServer(db, { LEDGER_SQLITE_SYNCHRONOUS: mode, ...WEBHOOK_SERVER_ENV }, 0, nodeArgs, build?.bin);
   log(`${tag}: ledger serve pid ${server.pid} at ${server.baseUrl}`);
   const client = new Client(server.baseUrl, options.concurrency, apiKey);
+  let hooks: WebhookCase | undefined;
   let result: PostingResult;
   try {
     const setup = await createFixtures(client);
@@ -198,19 +221,33 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
       await closedLoop(options.warmup, options.concurrency, options.maxSeconds,
         async (i) => { await postOne(client, setup.warmDebitAccount, setup.warmCreditAccount, i); });
     }
+    if (webhookRun !== undefined && webhookRun.endpoints > 0) {
+      // The receiver beside the load generator: never on the server's core.
+      hooks = await WebhookCase.start(client, webhookRun.endpoints, 1);
+      log(`${tag}: ${webhookRun.endpoints} webhook endpoints on the receiver pid ${hooks.receiver.pid} at ${hooks.receiver.baseUrl}`);
+    }
     const ids: string[] = new Array<string>(options.entries);
     const rows0 = storedRows(db);
     const cpu0 = processCpuSeconds(server.pid);
+    const receiver0 = hooks && processCpuSeconds(hooks.receiver.pid);
     const client0 = process.cpuUsage();
-    const others = new OtherCpu([server.pid]);
+    const others = new OtherCpu(hooks ? [server.pid, hooks.receiver.pid] : [server.pid]);
     const load = await closedLoop(options.entries, options.concurrency, options.maxSeconds,
       async (i) => { ids[i] = await postOne(client, setup.debitAccount, setup.creditAccount, i); });
     const cpu1 = processCpuSeconds(server.pid);
+    const receiver1 = hooks && processCpuSeconds(hooks.receiver.pid);
     const clientUsage = process.cpuUsage(client0);
     const otherCpu = others.cores();
     const posted = ids.filter((id) => id !== undefined);
     if (load.count < options.entries) {
       log(`${tag}: time limit of ${options.maxSeconds} s reached after ${load.count} of ${options.entries} entries`);
+    }
+    const webhooks = hooks && await hooks.finish(load.count, options.webhookCatchUpSeconds,
+      receiver0 !== undefined && receiver1 !== undefined ? (receiver1 - receiver0) / load.seconds : undefined,
+      () => processCpuSeconds(server.pid));
+    if (webhooks) {
+      log(`${tag}: webhooks: ${webhooks.lagAtEnd} events behind at the load's end, caught up ${webhooks.catchUpSeconds.toFixed(1)} s later; `
+        + `the receiver got ${webhooks.received} deliveries`);
     }
     const verified = await verify(client, setup, posted, options.warmup);
     log(`${tag}: ${load.count} entries in ${load.seconds.toFixed(2)} s; verified ${verified}`);
@@ -223,12 +260,15 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
       verified,
       rowsPerEntry: (storedRows(db) - rows0) / load.count,
       build: build?.label,
+      webhookRun,
+      webhooks,
     };
   } catch (error) {
     log(`${tag}: server output:\n${server.output().slice(-3000)}`);
     throw error;
   } finally {
     client.close();
+    await hooks?.stop();
     await stopServer(server);
   }
   if (profile) result.profile = summarizeProfile(profileDir, options.warmup + result.entries);

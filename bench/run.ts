@@ -35,13 +35,14 @@ import {
   type PgTarget, placementText, postgresBulkStore, postingSpecs, runPgBaseline, runPgPosting, runPgReference, statementsTable, waitText,
 } from './postgres.js';
 import { clusterPids, createDatabase, dropDatabase } from './pg-cluster.js';
-import { type AuthResult, type OtherBuild, type PostingResult, type ProfileSummary, runAuth, runPosting } from './posting.js';
+import { type AuthResult, type OtherBuild, type PostingResult, type ProfileSummary, runAuth, runPosting, type WebhookRun } from './posting.js';
 import { buildLedger, type BuiltLedger, describeBuiltLedger, type ReportsResult, reportsMarkdown, runReports } from './reports.js';
 import { basename, join } from 'node:path';
 import { type BaselineResult, baselineCases, runBaseline } from './sqlite-baseline.js';
 import { batchLabel, type BulkResult, bulkMarkdown, runBulk, sqliteBulkStore } from './bulk.js';
 import { type HttpBaselineResult, httpBaselineMarkdown, runHttpBaseline } from './http-baseline.js';
 import { runStartup, type StartupResult, startupMarkdown } from './startup.js';
+import { STALL_LIMIT_MS } from './webhooks.js';
 
 /**
  * Goals. Issue 9: durable posting through HTTP at 5,000 entries/s with p99 under 50 ms; every
@@ -74,6 +75,98 @@ const GOAL25_POSTING_RATIO = 0.3;
 const GOAL25_POSTING_P99_MS = 20;
 const GOAL25_BULK_RATIO = 0.5;
 const GOAL25_PG_RATIO = 0.4;
+/**
+ * Issue 26: delivery does not slow posting. SQLite posting (FULL) with three active webhook
+ * endpoints at least 0.9 of the same posting without them, in the same run.
+ */
+const GOAL26_WEBHOOKS_RATIO = 0.9;
+
+/**
+ * The order of the webhook comparison's runs, as endpoints per run: without, with, with, without,
+ * and again (ABBA, so that a drift of the machine's speed over the runs weighs on both sides alike).
+ * The first is the plain FULL run.
+ */
+function webhookOrder(endpoints: number, runs: number): number[] {
+  return Array.from({ length: 2 * runs }, (_, i) => ('ABBA'[i % 4] === 'A' ? 0 : endpoints));
+}
+
+/** The plain FULL run, the first of the webhook comparison's runs without endpoints. */
+function isPlainFull(r: PostingResult): boolean {
+  return r.mode === 'FULL' && !r.profile && !r.build && !r.webhookRun;
+}
+
+/** A posting run's name in the tables. */
+function postingLabel(r: PostingResult, comparisonRuns: number): string {
+  const base = `HTTP, synchronous=${r.mode}${r.profile ? ' (under --cpu-prof)' : ''}${r.build ? ` (${r.build} build)` : ''}`;
+  if (r.webhookRun) {
+    const n = r.webhookRun.endpoints;
+    return `${base}, ${n === 0 ? 'no webhook endpoints' : `${n} webhook endpoint${n > 1 ? 's' : ''}`} (run ${r.webhookRun.order} of ${comparisonRuns})`;
+  }
+  return comparisonRuns > 0 && isPlainFull(r) ? `${base} (run 1 of ${comparisonRuns}, no webhook endpoints)` : base;
+}
+
+interface WebhookComparison {
+  endpoints: number;
+  without: PostingResult[];
+  with: PostingResult[];
+  withoutRate: number;
+  withRate: number;
+  ratio: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Issue 26's comparison from the posting runs: undefined when the run had no runs with endpoints. */
+function webhookComparison(postings: PostingResult[]): WebhookComparison | undefined {
+  const withRuns = postings.filter((r) => (r.webhookRun?.endpoints ?? 0) > 0);
+  if (withRuns.length === 0) return undefined;
+  const without = postings.filter((r) => isPlainFull(r) || r.webhookRun?.endpoints === 0);
+  const withoutRate = median(without.map((r) => r.entriesPerSecond));
+  const withRate = median(withRuns.map((r) => r.entriesPerSecond));
+  return { endpoints: withRuns[0]!.webhookRun!.endpoints, without, with: withRuns, withoutRate, withRate, ratio: withRate / withoutRate };
+}
+
+function webhookSection(c: WebhookComparison, comparisonRuns: number, catchUpLimitSeconds: number): string {
+  const side = (runs: PostingResult[], name: string) => {
+    const cpu = runs.map((r) => r.serverCpu).filter((v): v is number => v !== undefined);
+    return [`${name} (run${runs.length > 1 ? 's' : ''} ${runs.map((r) => r.webhookRun?.order ?? 1).join(', ')})`, fmt(median(runs.map((r) => r.entriesPerSecond))),
+      ms(median(runs.map((r) => r.latency.p50))), ms(median(runs.map((r) => r.latency.p99))), cpu.length > 0 ? pct(median(cpu)) : 'n/a',
+      pct(median(runs.map((r) => r.clientCpu)))];
+  };
+  const out: string[] = [];
+  out.push(`### Posting with ${c.endpoints} active webhook endpoints (issue 26; SQLite, synchronous=FULL, same run)`);
+  out.push('');
+  out.push(`The same posting run as above, ${comparisonRuns} times: without endpoints and with ${c.endpoints} endpoints for every `
+    + 'event type (made through the API after the warm-up, right before the load; each on its own path of one receiver, '
+    + 'bench/webhook-receiver.mjs, a process of its own pinned to CPU 1 beside the load generator, answering 200 at once), '
+    + `in the order ${webhookOrder(c.endpoints, comparisonRuns / 2).map((n) => (n === 0 ? 'without' : 'with')).join(', ')}. `
+    + 'Every server of these runs allows receivers on 127.0.0.1 (LEDGER_WEBHOOK_ALLOW_PRIVATE=true). Medians of each side:');
+  out.push('');
+  out.push(table(['posting', 'entries/s', 'p50 ms', 'p99 ms', 'server CPU', 'client CPU'], [
+    side(c.without, 'without endpoints'), side(c.with, `with ${c.endpoints} endpoints`),
+    ['with / without', c.ratio.toFixed(2), '', '', '', ''],
+  ]));
+  out.push('');
+  out.push('Delivery in each run with endpoints: how many events (the measured posts, each due to every endpoint) the endpoints had '
+    + 'delivered when the load ended (their `last_seq`, slowest and fastest endpoint), how far the slowest was then behind, how long '
+    + `after the load every endpoint had delivered the last event (the run fails past ${catchUpLimitSeconds} s, --webhook-catch-up, or when `
+    + `no cursor moves for ${STALL_LIMIT_MS / 1000} s) and how fast the slowest endpoint delivered meanwhile, what the receiver counted, and the `
+    + "server's CPU per delivery while it caught up (it did nothing else then but answer the benchmark's look at the cursors every 100 ms).");
+  out.push('');
+  out.push(table(['run', 'events', 'delivered at the end', 'behind at the end', 'caught up after s', 'received at the end / in all',
+    'repeats', 'receiver CPU', 'server µs/delivery'], c.with.map((r) => {
+    const w = r.webhooks!;
+    return [`run ${r.webhookRun!.order}`, fmt(w.events), `${fmt(w.deliveredAtEndMin)}–${fmt(w.deliveredAtEndMax)}`, fmt(w.lagAtEnd),
+      `${w.catchUpSeconds.toFixed(1)}${w.catchUpRate === undefined ? '' : ` (${fmt(w.catchUpRate)} events/s)`}`,
+      `${fmt(w.receivedAtEnd)} / ${fmt(w.received)}`, fmt(w.repeats), pct(w.receiverCpu),
+      w.serverCpuPerDeliveryMicros === undefined ? 'n/a' : fmt(w.serverCpuPerDeliveryMicros)];
+  })));
+  return out.join('\n');
+}
 
 function ms(value: number): string {
   return fmt(value, 1);
@@ -81,7 +174,7 @@ function ms(value: number): string {
 
 function report(postings: PostingResult[], auth: AuthResult | undefined, baselines: BaselineResult[],
   bareHttp: HttpBaselineResult | undefined, pinned: boolean, startedAt: Date, totalSeconds: number, keep: boolean, probes: LatencySummary[],
-  background: number | undefined): string {
+  background: number | undefined, catchUpLimitSeconds: number): string {
   const options = postings[0];
   const out: string[] = [];
   out.push(`## ledger benchmark, ${startedAt.toISOString()}`);
@@ -97,6 +190,8 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push(`Disk flush (write 4 KiB + fsync, 200 times, at start and at end): ${probes.map((p) =>
       `p50 ${ms(p.p50)} ms / p99 ${ms(p.p99)} ms`).join(', then ')}. Every FULL commit pays one such flush.`);
   }
+  const hooks = webhookComparison(postings);
+  const comparisonRuns = hooks ? hooks.with.length + hooks.without.length : 0;
   if (postings.length > 0) {
     out.push('');
     out.push(`### Posting two-line entries through HTTP, SQLite (${options!.concurrency} concurrent keep-alive clients)`);
@@ -104,7 +199,7 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push(table(
       ['run', 'entries', 'seconds', 'entries/s', 'p50 ms', 'p99 ms', 'max ms', 'rows/entry', 'server CPU', 'client CPU', 'other CPU'],
       postings.map((r) => [
-        `HTTP, synchronous=${r.mode}${r.profile ? ' (under --cpu-prof)' : ''}${r.build ? ` (${r.build} build)` : ''}`,
+        postingLabel(r, comparisonRuns),
         fmt(r.entries), r.seconds.toFixed(2),
         fmt(r.entriesPerSecond), ms(r.latency.p50), ms(r.latency.p99), ms(r.latency.max), r.rowsPerEntry.toFixed(1),
         r.serverCpu === undefined ? 'n/a' : `${fmt(r.serverCpu * 100)}%`, `${fmt(r.clientCpu * 100)}%`, pct(r.otherCpu),
@@ -113,9 +208,8 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push('CPU columns: share of one core over the measured loop (server: all its threads; other: every other process '
       + 'on the machine, should be ~0%). rows/entry: rows the measured posts added per entry, outside the full-text index.');
     out.push('');
-    for (const r of postings) {
-      out.push(`- ${r.mode}${r.profile ? ' (profiled)' : ''}${r.build ? ` (${r.build} build)` : ''}: verification ${r.verified}`);
-    }
+    for (const r of postings) out.push(`- ${postingLabel(r, comparisonRuns)}: verification ${r.verified}`);
+    if (hooks) out.push('', webhookSection(hooks, comparisonRuns, catchUpLimitSeconds));
   }
   if (auth) out.push('', authSection(auth, 'SQLite'));
   if (baselines.length > 0) {
@@ -132,7 +226,7 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
   }
   if (bareHttp) out.push('', httpBaselineMarkdown(bareHttp));
   const rows: string[][] = [];
-  for (const r of postings.filter((p) => !p.profile && !p.build)) {
+  for (const r of postings.filter((p) => !p.profile && !p.build && !p.webhookRun)) {
     for (const b of baselines.filter((x) => x.synchronous === r.mode && !x.bulk)) {
       rows.push([`HTTP ${r.mode} / ${b.label}`, `${fmt(r.entriesPerSecond)} / ${fmt(b.entriesPerSecond)}`,
         (r.entriesPerSecond / b.entriesPerSecond).toFixed(2)]);
@@ -378,6 +472,8 @@ interface References {
   sqlite: boolean;
   /** Whether the run was pinned with taskset (else no CPU is said). */
   pinned: boolean;
+  /** --webhooks: the endpoints of the webhook comparison's runs (0: none ran). */
+  webhooks: number;
 }
 
 /**
@@ -391,7 +487,7 @@ function ratioGoals(postings: PostingResult[], bulk: BulkResult | undefined, ref
     rows.push([goal, reference, ledger, ratio.toFixed(2), verdict(misses)]);
 
   const postingGoal = `SQLite posting, synchronous=FULL: ≥ ${GOAL25_POSTING_RATIO} of the bare node:http POST server, p99 < ${GOAL25_POSTING_P99_MS} ms`;
-  const full = postings.find((p) => p.mode === 'FULL' && !p.profile && !p.build);
+  const full = postings.find(isPlainFull);
   if (!refs.sqlite) notMeasured(postingGoal, '--backend postgres');
   else if (!full || !refs.bareHttp) {
     notMeasured(postingGoal, `--only without ${[!full && 'posting', !refs.bareHttp && 'http'].filter(Boolean).join(' and ')}`);
@@ -400,6 +496,19 @@ function ratioGoals(postings: PostingResult[], bulk: BulkResult | undefined, ref
     ratioRow(`${postingGoal} (${full.concurrency} clients)`, `${fmt(refs.bareHttp.requestsPerSecond)} requests/s, p99 ${ms(refs.bareHttp.latency.p99)} ms`,
       `${fmt(full.entriesPerSecond)} entries/s, p99 ${ms(full.latency.p99)} ms`, ratio,
       [ratio < GOAL25_POSTING_RATIO && `ratio below ${GOAL25_POSTING_RATIO}`, full.latency.p99 >= GOAL25_POSTING_P99_MS && 'p99 too high']);
+  }
+
+  const hooks = webhookComparison(postings);
+  const hooksGoal = `SQLite posting, synchronous=FULL, with ${hooks?.endpoints ?? refs.webhooks} active webhook endpoints: `
+    + `≥ ${GOAL26_WEBHOOKS_RATIO} of the same posting without them (issue 26)`;
+  if (!refs.sqlite) notMeasured(hooksGoal, '--backend postgres');
+  else if (!full) notMeasured(hooksGoal, '--only without posting');
+  else if (!hooks) notMeasured(hooksGoal, '--webhooks 0');
+  else {
+    const side = (runs: PostingResult[]) => `${fmt(median(runs.map((r) => r.entriesPerSecond)))} entries/s, `
+      + `p99 ${ms(median(runs.map((r) => r.latency.p99)))} ms (median of ${runs.length})`;
+    ratioRow(hooksGoal, side(hooks.without), side(hooks.with), hooks.ratio,
+      [hooks.ratio < GOAL26_WEBHOOKS_RATIO && `ratio below ${GOAL26_WEBHOOKS_RATIO}`]);
   }
 
   const bulkGoal = (what: string) => `SQLite ${what}: ≥ ${GOAL25_BULK_RATIO} of bare better-sqlite3 importing the same file`;
@@ -435,11 +544,11 @@ function ratioGoals(postings: PostingResult[], bulk: BulkResult | undefined, ref
     }
   }
   const out: string[] = [];
-  out.push('### Ratios to the references of the same run (issue 25)');
+  out.push('### Ratios to the references of the same run (issues 25 and 26)');
   out.push('');
   out.push('Each ledger figure divided by its reference measured in this run on the same machine, pinned and loaded the same way '
     + '(bare node:http: bench/bare-http-server.mjs; bare import: bench/bulk.ts runBareImport; bare node:http on pg: '
-    + 'bench/bare-pg-server.mjs).');
+    + 'bench/bare-pg-server.mjs; with webhook endpoints: the same posting runs without them, alternated with them).');
   out.push('');
   out.push(table(['goal', 'reference', 'ledger', 'ratio', 'result'], rows));
   return out.join('\n');
@@ -455,7 +564,7 @@ function goalsReport(postings: PostingResult[], pgPostings: PgPostingResult[], r
     rows.push([name, `≥ ${fmt(goalRate)} entries/s, p99 < ${goalP99} ms`, `${fmt(rate)} entries/s, p99 ${ms(p99)} ms`,
       verdict([ofRate(rate, goalRate), p99 >= goalP99 && 'p99 too high'])]);
   };
-  for (const r of postings.filter((p) => p.mode === 'FULL' && !p.profile && !p.build)) {
+  for (const r of postings.filter(isPlainFull)) {
     posting('SQLite, HTTP, synchronous=FULL', r.entriesPerSecond, r.latency.p99);
     posting('SQLite, HTTP, synchronous=FULL (issue 12)', r.entriesPerSecond, r.latency.p99, GOAL12_RATE, GOAL12_P99_MS);
   }
@@ -698,6 +807,16 @@ async function main(): Promise<number> {
       for (const mode of ['FULL', 'NORMAL'] as const) {
         log(`posting ${options.entries} entries over HTTP, synchronous=${mode}, ${options.concurrency} clients`);
         postings.push(await runPosting(options, dir, mode));
+        if (mode !== 'FULL' || options.webhooks === 0) continue;
+        // Issue 26's comparison: the plain FULL run above is its first run without endpoints.
+        const order = webhookOrder(options.webhooks, options.webhookRuns);
+        for (const [index, endpoints] of order.entries()) {
+          if (index === 0) continue;
+          const run: WebhookRun = { endpoints, order: index + 1 };
+          log(`posting ${options.entries} entries over HTTP, synchronous=FULL, ${endpoints === 0 ? 'no webhook endpoints'
+            : `${endpoints} active webhook endpoints`} (run ${run.order} of ${order.length})`);
+          postings.push(await runPosting(options, dir, 'FULL', false, undefined, run));
+        }
       }
       if (options.profile) {
         log('posting again under node --cpu-prof (synchronous=FULL)');
@@ -751,7 +870,7 @@ async function main(): Promise<number> {
     process.stdout.write(text);
     output.push(text);
   };
-  emit(report(postings, auth, baselines, bareHttp, pinned, startedAt, (performance.now() - t0) / 1000, options.keep, probes, background));
+  emit(report(postings, auth, baselines, bareHttp, pinned, startedAt, (performance.now() - t0) / 1000, options.keep, probes, background, options.webhookCatchUpSeconds));
   if (bulk) emit(`\n${bulkMarkdown(bulk)}\n`);
   if (startup) emit(`\n${startupMarkdown(startup)}\n`);
   if (reports) emit(`\n${reportsMarkdown(reports)}\n`);
@@ -765,7 +884,7 @@ async function main(): Promise<number> {
   const allReports = [reports, pg?.reports].filter((r): r is ReportsResult => r !== undefined);
   if (postings.length > 0 || (pg?.postings.length ?? 0) > 0 || allReports.length > 0 || bulk || pg?.bulk || startup || bareHttp) {
     emit(`\n${goalsReport(postings, pg?.postings ?? [], allReports, bulk, pg?.bulk, startup,
-      baselines.find((b) => b.bulk), { bareHttp, pg, sqlite, pinned })}`);
+      baselines.find((b) => b.bulk), { bareHttp, pg, sqlite, pinned, webhooks: options.webhooks })}`);
   }
   if (options.write) {
     writeFileSync(options.write, `${generatedHeader(process.argv.slice(2))}\n${output.join('')}`);
