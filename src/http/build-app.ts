@@ -169,6 +169,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const ok = await service.health().catch(() => false);
     return ok ? { status: 'ok' } : reply.code(503).send({ status: 'unavailable' });
   });
+  // Liveness: the process answers (a load balancer or an orchestrator restarts it when it does not).
+  app.get('/livez', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // Readiness: the database answers and its schema is current (send traffic here only then).
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const readiness = await service.readiness();
+    if (readiness.ready) return { status: 'ok', schema_version: readiness.schema_version };
+    return sendError(reply.header('retry-after', '2'), { code: 'UNAVAILABLE', message: `Not ready: ${readiness.reason}`,
+      suggestion: 'Check the database (ledger doctor) and the server log; this answers 200 again once the database does' });
+  });
 
   // The OpenAPI document is public so that /docs and code generators can read it without a key.
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());

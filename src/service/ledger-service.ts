@@ -38,7 +38,7 @@ import * as currencies from './currencies.js';
 import * as exchangeRates from './exchange-rates.js';
 import * as journal from './journal-entries.js';
 import * as periods from './periods.js';
-import type { LedgerStore } from './ports/ledger-store.js';
+import type { LedgerStore, SchemaState } from './ports/ledger-store.js';
 import type { Runtime } from './ports/runtime.js';
 import { importJournalEntries } from './post-journal-entry.js';
 import * as reports from './reports.js';
@@ -208,6 +208,21 @@ export class LedgerService {
 
   health() { return this.ctx.store.ping(); }
 
+  /** Whether this process can serve: the database answers and holds every migration this code knows (/readyz). */
+  async readiness(): Promise<Readiness> {
+    let state: SchemaState;
+    try {
+      state = await this.ctx.store.schemaState();
+    } catch {
+      // No detail: /readyz answers anyone, and a driver's message can name hosts and users.
+      return { ready: false, reason: 'the database does not answer' };
+    }
+    if (state.missing.length > 0) {
+      return { ready: false, reason: `the database lacks migration${state.missing.length === 1 ? '' : 's'} ${state.missing.join(', ')}: run \`ledger init\`` };
+    }
+    return { ready: true, schema_version: state.expected };
+  }
+
   /** A new id (UUIDv7 in production): the HTTP face names each request with one. */
   newId() { return this.ctx.runtime.newId(); }
 
@@ -224,6 +239,8 @@ export class LedgerService {
   /** Runs an expensive read (a report, a long list) in one of the actor's bounded slots (context.ts). */
   expensiveRead<T>(actor: Actor, work: () => Promise<T>): Promise<T> { return this.ctx.expensiveReads.run(actor.user_id, work); }
 }
+
+export type Readiness = { ready: true; schema_version: number } | { ready: false; reason: string };
 
 /**
  * Secrets live in the database so that every process on the same database agrees on them; two

@@ -21,7 +21,7 @@
 import pg from 'pg';
 import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { Account, Period } from '../../domain/types.js';
-import type { LedgerReads, LedgerStore, LedgerTx, WriteOptions } from '../../service/ports/ledger-store.js';
+import { compareSchema, type LedgerReads, type LedgerStore, type LedgerTx, type SchemaState, type WriteOptions } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
@@ -33,11 +33,12 @@ import { PostgresWebhooksReads, PostgresWebhooksWrites } from './webhooks.js';
 import { PostgresRatesReads, PostgresRatesWrites } from './exchange-rates.js';
 import { PostgresBooksReads } from './ledger-reads.js';
 import { PostgresBooksWrites } from './posting.js';
-import { type PgExecutor, PgQueries } from './queries.js';
+import { type Param, type PgExecutor, PgQueries } from './queries.js';
 import { POSTGRES_MIGRATIONS } from './schema.js';
 import { PostgresCredentialReads, PostgresCredentialWrites } from './users.js';
 import { AccountCache } from '../shared/account-cache.js';
 import { RunCarefully, WriteTransaction } from './write-transaction.js';
+import { CommitOutcomeUnknown, isDatabaseUnreachable, outageError } from './outages.js';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -62,6 +63,17 @@ const TYPES = {
 } as pg.CustomTypesConfig;
 
 const MIGRATION_LOCK = "hashtext('ledger.migrations')";
+/** How long a request waits for a new connection before it is answered 503 UNAVAILABLE. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Statements on the pool, with an unreachable database told as UNAVAILABLE (outages.ts). */
+class PoolStatements implements PgExecutor {
+  constructor(private readonly pool: pg.Pool) {}
+
+  query<R extends pg.QueryResultRow>(config: pg.QueryConfig<Param[]>): Promise<pg.QueryResult<R>> {
+    return this.pool.query<R, Param[]>(config).catch((error: unknown) => { throw outageError(error); });
+  }
+}
 
 /** The store's reads on the pool or one connection, every concern's (one file each) in one class. */
 interface PostgresReads extends PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads,
@@ -119,6 +131,8 @@ function isRetryable(error: unknown): boolean {
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
 function translateError(error: unknown): unknown {
   if (error instanceof LedgerError) return error;
+  const outage = outageError(error);
+  if (outage !== error) return outage;
   const { code, constraint, table } = error as PgError;
   if (code === '23505') {
     // Constraint names are <table>_<column>_key (see schema.ts); a primary key is the id.
@@ -136,9 +150,9 @@ function openError(error: unknown, url: string): unknown {
   const target = new URL(url);
   const where = `${target.hostname || 'localhost'}:${target.port || '5432'}`;
   const database = decodeURIComponent(target.pathname.slice(1));
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') {
-    return new StoreOpenError('INTERNAL_ERROR', `Cannot reach PostgreSQL at ${where} (${code})`,
-      'Check that the server is running and that the URL\'s host and port are right');
+  if (isDatabaseUnreachable(error)) {
+    return new StoreOpenError('UNAVAILABLE', `Cannot reach PostgreSQL at ${where} (${code ?? message})`,
+      'Check that the server is running (and not still starting up) and that the URL\'s host and port are right');
   }
   if (code === '3D000') {
     return new StoreOpenError('NOT_FOUND', `PostgreSQL database "${database}" does not exist on ${where}`,
@@ -237,9 +251,19 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   } finally {
     await client.end();
   }
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: TYPES });
-  // An idle connection that the server drops must not crash the process; the next query reconnects.
+  const pool = new pg.Pool({
+    connectionString: options.url, max: options.poolSize ?? 10, types: TYPES,
+    // While the database is away a request waits this long for a connection, then answers 503.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A connection to a host that vanished (a failover, a cut network) is noticed, not waited on for hours.
+    keepAlive: true, keepAliveInitialDelayMillis: 10_000,
+  });
+  // A connection that the server drops (a restart, a failover) emits an error outside any request:
+  // idle in the pool (the pool's 'error') or checked out between two statements (the client's own,
+  // which nobody else listens to). Neither may crash the process: the statement under way fails
+  // with the error, the pool discards the connection, and the next request connects anew.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new PostgresStore(pool);
 }
 
@@ -248,7 +272,7 @@ class PostgresStore extends PostgresReads implements LedgerStore {
   private readonly writes: GroupCommit;
 
   constructor(private readonly pool: pg.Pool) {
-    super(new PgQueries(pool, false));
+    super(new PgQueries(new PoolStatements(pool), false));
     this.writes = new GroupCommit(new PostgresGroups(pool));
   }
 
@@ -257,7 +281,7 @@ class PostgresStore extends PostgresReads implements LedgerStore {
   }
 
   async read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T> {
-    const connection = await this.pool.connect();
+    const connection = await this.pool.connect().catch((error: unknown) => { throw outageError(error); });
     try {
       await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       const result = await work(new PostgresReads(new PgQueries(connection, false)));
@@ -265,7 +289,7 @@ class PostgresStore extends PostgresReads implements LedgerStore {
       return result;
     } catch (error) {
       await connection.query('ROLLBACK').catch(() => {});
-      throw error;
+      throw outageError(error);
     } finally {
       connection.release();
     }
@@ -273,6 +297,11 @@ class PostgresStore extends PostgresReads implements LedgerStore {
 
   async ping(): Promise<boolean> {
     return (await this.pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one === 1;
+  }
+
+  async schemaState(): Promise<SchemaState> {
+    const applied = await this.q.all<{ version: number }>('SELECT version FROM schema_migrations');
+    return compareSchema(applied.map((row) => row.version), POSTGRES_MIGRATIONS.map((migration) => migration.version));
   }
 
   async close(): Promise<void> {
@@ -369,7 +398,10 @@ class PostgresGroup implements GroupTransaction {
       throw this.transaction.careful ? error : new RunCarefully(error);
     }
     // PostgreSQL answers COMMIT of a transaction a failed statement has aborted with a ROLLBACK.
-    const committed = await this.connection.query('COMMIT');
+    // A connection lost on the way leaves the outcome unknown: the group is never run again.
+    const committed = await this.connection.query('COMMIT').catch((error: unknown) => {
+      throw isDatabaseUnreachable(error) ? new CommitOutcomeUnknown(error) : error;
+    });
     if (committed.command !== 'COMMIT') throw new Error('The write transaction was rolled back instead of committed');
   }
 

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { LedgerError } from '../../domain/errors.js';
 import type { Account, Period } from '../../domain/types.js';
-import type { LedgerReads, LedgerStore, LedgerTx, WriteOptions } from '../../service/ports/ledger-store.js';
+import { compareSchema, type LedgerReads, type LedgerStore, type LedgerTx, type SchemaState, type WriteOptions } from '../../service/ports/ledger-store.js';
 import { AccountCache } from '../shared/account-cache.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
@@ -236,6 +236,11 @@ class SqliteStore extends SqliteReads implements LedgerStore {
 
   async ping(): Promise<boolean> {
     return (this.reader.prepare('SELECT 1 AS one').get() as { one: number } | undefined)?.one === 1;
+  }
+
+  async schemaState(): Promise<SchemaState> {
+    const applied = (this.reader.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version);
+    return compareSchema(applied, MIGRATIONS.map((migration) => migration.version));
   }
 
   async close(): Promise<void> {
