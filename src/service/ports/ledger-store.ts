@@ -16,6 +16,7 @@ import type { EventsReads, EventsWrites } from './events-store.js';
 import type { WebhooksReads, WebhooksWrites } from './webhooks-store.js';
 import type { IdempotencyReads, IdempotencyWrites } from './idempotency-store.js';
 import type { RatesReads, RatesWrites } from './rates-store.js';
+import type { ConnectionPoolUse } from './observer.js';
 import type { Permissions } from '../../domain/types.js';
 
 /** A keyset position: the sort-key values of the last row of the previous page. */
@@ -95,6 +96,8 @@ export interface LedgerStore extends LedgerReads {
    * when the database does not answer (PostgreSQL: UNAVAILABLE).
    */
   schemaState(): Promise<SchemaState>;
+  /** The connection pool's use (PostgreSQL); undefined for a store without one (SQLite). */
+  connectionPool?(): ConnectionPoolUse;
   close(): Promise<void>;
 }
 

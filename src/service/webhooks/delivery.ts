@@ -142,6 +142,7 @@ export class WebhookDeliverer {
     };
     const result = await this.send(new URL(endpoint.url), body, headers);
     const ok = result.status_code !== null && result.status_code >= 200 && result.status_code < 300;
+    this.ctx.observer.webhookAttempted(ok);
     const attempt = endpoint.failed_attempts + 1;
     const attemptedAt = this.ctx.now();
     const delays = webhookSettingsOf(this.ctx).retryDelaysMs;

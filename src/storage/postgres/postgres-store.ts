@@ -21,6 +21,7 @@
 import pg from 'pg';
 import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { Account, Period } from '../../domain/types.js';
+import type { ConnectionPoolUse, LedgerObserver } from '../../service/ports/observer.js';
 import { compareSchema, type LedgerReads, type LedgerStore, type LedgerTx, type SchemaState, type WriteOptions } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
@@ -46,6 +47,8 @@ export interface PostgresStoreOptions {
   poolSize?: number | undefined;
   /** The error to raise when the database has no ledger schema yet. */
   missing: () => Error;
+  /** Told of every committed write group (the metrics). */
+  observer?: LedgerObserver | undefined;
 }
 
 /** int8 (counts, sequence numbers) as JavaScript numbers; amounts are numeric and stay strings. */
@@ -264,16 +267,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // with the error, the pool discards the connection, and the next request connects anew.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  return new PostgresStore(pool);
+  return new PostgresStore(pool, options.observer);
 }
 
 /** The store: reads on the pool, `read()` snapshots on one pooled connection, writes through the one write queue. */
 class PostgresStore extends PostgresReads implements LedgerStore {
   private readonly writes: GroupCommit;
 
-  constructor(private readonly pool: pg.Pool) {
+  constructor(private readonly pool: pg.Pool, observer: LedgerObserver | undefined) {
     super(new PgQueries(new PoolStatements(pool), false));
-    this.writes = new GroupCommit(new PostgresGroups(pool));
+    this.writes = new GroupCommit(new PostgresGroups(pool), observer);
+  }
+
+  connectionPool(): ConnectionPoolUse {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount, max: this.pool.options.max };
   }
 
   write<T>(work: (tx: LedgerTx) => Promise<T>, options?: WriteOptions): Promise<T> {

@@ -358,7 +358,7 @@ describe('storage contract: the store', () => {
 
   /** Listed here so that a method added to the port fails to compile until the suite knows it. */
   const STORE_METHODS: Record<keyof LedgerStore, true> = {
-    write: true, read: true, ping: true, schemaState: true, close: true,
+    write: true, read: true, ping: true, schemaState: true, connectionPool: true, close: true,
     getCurrency: true, listCurrencies: true, getAccount: true, getAccounts: true, listAccounts: true, listSubAccounts: true,
     allAccounts: true, accountTotals: true, accountDailyTotals: true, closingDailyTotals: true, closingTotals: true, listAccountLines: true, listSideAmounts: true, getPeriod: true,
     findPeriodContaining: true, findOverlappingPeriods: true, periodHasEntries: true, accountUses: true, listPeriods: true, getEntry: true, getEntries: true, listEntries: true,
