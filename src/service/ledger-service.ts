@@ -232,7 +232,7 @@ export class LedgerService {
     const { store } = this.ctx;
     const [lastSeq, endpoints] = await store.read(async (reads) => [await reads.lastEventSeq(), await reads.listWebhookEndpoints()] as const);
     return {
-      pool: store.connectionPool?.(),
+      pool: store.connectionPool(),
       lastEventSeq: lastSeq,
       webhooks: endpoints.map((endpoint) => ({ id: endpoint.id, active: endpoint.is_active, backlog: Math.max(0, lastSeq - endpoint.cursor_seq) })),
     };

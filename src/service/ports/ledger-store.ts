@@ -97,7 +97,7 @@ export interface LedgerStore extends LedgerReads {
    */
   schemaState(): Promise<SchemaState>;
   /** The connection pool's use (PostgreSQL); undefined for a store without one (SQLite). */
-  connectionPool?(): ConnectionPoolUse;
+  connectionPool(): ConnectionPoolUse | undefined;
   close(): Promise<void>;
 }
 

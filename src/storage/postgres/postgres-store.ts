@@ -40,6 +40,8 @@ import { PostgresCredentialReads, PostgresCredentialWrites } from './users.js';
 import { AccountCache } from '../shared/account-cache.js';
 import { RunCarefully, WriteTransaction } from './write-transaction.js';
 import { CommitOutcomeUnknown, isDatabaseUnreachable, outageError } from './outages.js';
+import { FailoverPool, requireHost } from './connections.js';
+import { type HostPort, parsePostgresTarget, type PostgresTarget } from './target.js';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -71,10 +73,10 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Statements on the pool, with an unreachable database told as UNAVAILABLE (outages.ts). */
 class PoolStatements implements PgExecutor {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: FailoverPool) {}
 
   query<R extends pg.QueryResultRow>(config: pg.QueryConfig<Param[]>): Promise<pg.QueryResult<R>> {
-    return this.pool.query<R, Param[]>(config).catch((error: unknown) => { throw outageError(error); });
+    return this.pool.query<R>(config).catch((error: unknown) => { throw outageError(error); });
   }
 }
 
@@ -172,12 +174,34 @@ function openError(error: unknown, url: string): unknown {
   return error;
 }
 
+/** The URL's target (target.ts), or why it is malformed. */
+function targetOf(url: string): PostgresTarget {
+  try {
+    return parsePostgresTarget(url);
+  } catch (error) {
+    throw new StoreOpenError('VALIDATION_ERROR', `The PostgreSQL URL is malformed: ${(error as Error).message}`,
+      'Use postgres://user:password@host:port/dbname, or host1:port1,host2:port2 with target_session_attrs=read-write');
+  }
+}
+
+/** The host of the URL to use now (the writable one of several), in words a user can act on when there is none. */
+async function chooseHost(target: PostgresTarget): Promise<{ host: HostPort; url: string }> {
+  try {
+    return await requireHost(target, TYPES);
+  } catch (error) {
+    throw error instanceof StoreOpenError ? error : openError(error, target.urlFor(target.hosts[0] ?? { host: '', port: 0 }));
+  }
+}
+
+/** A connection of its own (migrations, the existence check) to the host the URL's target chooses. */
 async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, types: TYPES });
+  const { url: hostUrl } = await chooseHost(targetOf(url));
+  const client = new pg.Client({ connectionString: hostUrl, types: TYPES });
+  client.on('error', () => {});
   try {
     await client.connect();
   } catch (error) {
-    throw openError(error, url);
+    throw openError(error, hostUrl);
   }
   return client;
 }
@@ -254,19 +278,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   } finally {
     await client.end();
   }
-  const pool = new pg.Pool({
-    connectionString: options.url, max: options.poolSize ?? 10, types: TYPES,
-    // While the database is away a request waits this long for a connection, then answers 503.
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    // A connection to a host that vanished (a failover, a cut network) is noticed, not waited on for hours.
-    keepAlive: true, keepAliveInitialDelayMillis: 10_000,
-  });
-  // A connection that the server drops (a restart, a failover) emits an error outside any request:
-  // idle in the pool (the pool's 'error') or checked out between two statements (the client's own,
-  // which nobody else listens to). Neither may crash the process: the statement under way fails
-  // with the error, the pool discards the connection, and the next request connects anew.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const target = targetOf(options.url);
+  // While the database is away a request waits CONNECT_TIMEOUT_MS for a connection, then answers 503.
+  const pool = new FailoverPool(target, await chooseHost(target), { max: options.poolSize ?? 10, types: TYPES, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   return new PostgresStore(pool, options.observer);
 }
 
@@ -274,13 +288,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 class PostgresStore extends PostgresReads implements LedgerStore {
   private readonly writes: GroupCommit;
 
-  constructor(private readonly pool: pg.Pool, observer: LedgerObserver | undefined) {
+  constructor(private readonly pool: FailoverPool, observer: LedgerObserver | undefined) {
     super(new PgQueries(new PoolStatements(pool), false));
     this.writes = new GroupCommit(new PostgresGroups(pool), observer);
   }
 
   connectionPool(): ConnectionPoolUse {
-    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount, max: this.pool.options.max };
+    return this.pool.use();
   }
 
   write<T>(work: (tx: LedgerTx) => Promise<T>, options?: WriteOptions): Promise<T> {
@@ -295,6 +309,7 @@ class PostgresStore extends PostgresReads implements LedgerStore {
       await connection.query('COMMIT');
       return result;
     } catch (error) {
+      this.pool.suspect(error);
       await connection.query('ROLLBACK').catch(() => {});
       throw outageError(error);
     } finally {
@@ -303,7 +318,7 @@ class PostgresStore extends PostgresReads implements LedgerStore {
   }
 
   async ping(): Promise<boolean> {
-    return (await this.pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one === 1;
+    return (await this.pool.query<{ one: number }>({ text: 'SELECT 1 AS one' })).rows[0]?.one === 1;
   }
 
   async schemaState(): Promise<SchemaState> {
@@ -338,7 +353,7 @@ class PostgresGroups implements GroupDriver {
   readonly maxJobs = MAX_JOBS_PER_COMMIT;
   private readonly accounts = new AccountCache();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: FailoverPool) {}
 
   async begin(careful: boolean): Promise<GroupTransaction> {
     const connection = await this.pool.connect();
@@ -355,6 +370,7 @@ class PostgresGroups implements GroupDriver {
   failed(error: unknown, attempt: number, careful: boolean): GroupFailure {
     // The transaction may have read its own changes of accounts, which did not commit.
     this.accounts.clear();
+    this.pool.suspect(error instanceof CommitOutcomeUnknown || error instanceof RunCarefully ? error.cause : error);
     if (error instanceof RunCarefully && !careful) return { rerun: true, careful: true, delayMs: 0 };
     if (error instanceof LostRace && attempt < MAX_ATTEMPTS) {
       return { rerun: true, careful, delayMs: Math.random() * RETRY_BACKOFF_MS * attempt };

@@ -241,6 +241,10 @@ class SqliteStore extends SqliteReads implements LedgerStore {
     return (this.reader.prepare('SELECT 1 AS one').get() as { one: number } | undefined)?.one === 1;
   }
 
+  connectionPool(): undefined {
+    return undefined;
+  }
+
   async schemaState(): Promise<SchemaState> {
     const applied = (this.reader.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version);
     return compareSchema(applied, MIGRATIONS.map((migration) => migration.version));

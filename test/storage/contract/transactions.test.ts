@@ -392,7 +392,7 @@ describe('storage contract: the store', () => {
     const opened = await openStoreForTest();
     try {
       const store: LedgerStore = opened.store;
-      const readNames = Object.keys(STORE_METHODS).filter((name) => !['write', 'read', 'ping', 'close'].includes(name));
+      const readNames = Object.keys(STORE_METHODS).filter((name) => !['write', 'read', 'ping', 'schemaState', 'connectionPool', 'close'].includes(name));
       for (const name of Object.keys(STORE_METHODS)) expect(typeof store[name as keyof LedgerStore], name).toBe('function');
       const inRead = await store.read(async (reads) => readNames.filter((name) => typeof (reads as unknown as Record<string, unknown>)[name] !== 'function'));
       expect(inRead).toEqual([]);
