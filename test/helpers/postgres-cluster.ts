@@ -28,6 +28,12 @@ export interface ClusterOptions {
   cpu?: number | undefined;
   /** Where the temporary folder goes (default: the OS's). */
   baseDir?: string | undefined;
+  /**
+   * Makes a streaming standby of the server at 127.0.0.1:`port` (pg_basebackup -R) instead of a
+   * new cluster: it follows the primary until `promote`. The primary's default pg_hba lets
+   * 127.0.0.1 replicate.
+   */
+  standbyOf?: number | undefined;
 }
 
 export interface Cluster {
@@ -47,6 +53,8 @@ export interface Cluster {
   halt(mode: 'fast' | 'immediate'): Promise<void>;
   /** Starts a halted server again on the same port (crash recovery replays its WAL). */
   resume(): Promise<void>;
+  /** Makes a standby the primary (pg_ctl promote), waiting until it accepts writes. */
+  promote(): Promise<void>;
 }
 
 export const HAS_TASKSET = spawnSync('which', ['taskset'], { stdio: 'ignore' }).status === 0;
@@ -122,9 +130,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       chmodSync(top, 0o701);
       chownSync(folder, owner.uid, owner.gid);
     }
-    // --no-sync only skips initdb's final flush of the fresh files; the settings decide the server's own.
-    await runServerProgram(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions',
-      '--encoding=UTF8', '--locale=C.UTF-8', ...(options.initdbArgs ?? [])]);
+    if (options.standbyOf !== undefined) {
+      await runServerProgram(join(bin, 'pg_basebackup'), ['-D', data, '-R', '-X', 'stream', '--no-sync', '-h', '127.0.0.1',
+        '-p', String(options.standbyOf), '-U', 'postgres']);
+    } else {
+      // --no-sync only skips initdb's final flush of the fresh files; the settings decide the server's own.
+      await runServerProgram(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions',
+        '--encoding=UTF8', '--locale=C.UTF-8', ...(options.initdbArgs ?? [])]);
+    }
     const settings = ['listen_addresses=127.0.0.1', ...options.settings];
     const port = await startServer(bin, data, log, folder, settings, cpu);
     const postmasterPid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
@@ -142,6 +155,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       async halt(mode) {
         await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop']);
         halted = true;
+      },
+      async promote() {
+        await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-w', 'promote']);
       },
       async resume() {
         await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-o', serverOptions(port, folder, settings), 'start'], cpu);
