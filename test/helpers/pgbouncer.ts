@@ -56,6 +56,7 @@ export async function startPgbouncer(serverPort: number): Promise<Pooler> {
     'server_reset_query =',
     'ignore_startup_parameters = extra_float_digits,options',
     `logfile = ${join(dir, 'pgbouncer.log')}`,
+    `pidfile = ${join(dir, 'pgbouncer.pid')}`,
     'log_connections = 0',
     'log_disconnections = 0',
     '',
@@ -83,9 +84,14 @@ export async function startPgbouncer(serverPort: number): Promise<Pooler> {
   return {
     port,
     async stop() {
-      // runuser passes the signal on to pgbouncer, which stops at once on SIGINT.
-      if (child.exitCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGINT');
-      await exited;
+      // SIGTERM is PgBouncer 1.18's immediate shutdown (SIGINT would wait for every client to
+      // leave). Sent to PgBouncer itself, by the pid it wrote: runuser, its parent as root, does
+      // not pass signals on.
+      if (child.exitCode === null) {
+        const pid = Number(readFileSync(join(dir, 'pgbouncer.pid'), 'utf8').trim());
+        process.kill(pid, 'SIGTERM');
+        await exited;
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
