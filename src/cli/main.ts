@@ -12,6 +12,7 @@ import { registerEventsCommand } from './commands/events.js';
 import { registerWebhooksCommand } from './commands/webhooks.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerDoctorCommand } from './commands/doctor.js';
+import { registerHealthCommand } from './commands/health.js';
 import { registerBankCommands } from './commands/bank.js';
 import { registerCopyCommand } from './commands/copy.js';
 import { registerCurrencyCommands } from './commands/currencies.js';
@@ -66,6 +67,7 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   registerCopyCommand(program);
   registerBackupCommand(program);
   registerDoctorCommand(program);
+  registerHealthCommand(program);
   registerVerifyCommand(program);
   registerMcpCommand(program);
   return program;
