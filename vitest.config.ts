@@ -57,6 +57,18 @@ export default defineConfig({
         },
       },
       {
+        // The PostgreSQL API suite again, through a PgBouncer in transaction pooling mode
+        // (test/pgbouncer-global-setup.ts): no test may rely on session state across transactions.
+        test: {
+          ...common,
+          name: 'pgbouncer',
+          include: ['test/api/**/*.test.ts'],
+          env: { LEDGER_TEST_BACKEND: 'postgres', LEDGER_TEST_POOLER: 'pgbouncer' },
+          globalSetup: ['test/pgbouncer-global-setup.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
         // Latency and memory under load (a real `ledger serve` measured from outside): one file at
         // a time, once every other test has finished, so that their figures are the server's and
         // not those of the other test files sharing the machine's two cores.
