@@ -44,6 +44,10 @@ export function createMetrics(token: string): Metrics {
     name: 'ledger_write_group_seconds', help: 'Time of one write-queue transaction, BEGIN to COMMIT (the commit\'s fsync included)',
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5], registers: [registry],
   });
+  const poolWaits = new Histogram({
+    name: 'ledger_db_pool_wait_seconds', help: 'How long a write group or a snapshot read waited for a PostgreSQL connection of the pool',
+    buckets: [0.0001, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [registry],
+  });
   const attempts = new Counter({
     name: 'ledger_webhook_attempts_total', help: 'Webhook delivery attempts by outcome (delivered: a 2xx; failed: anything else)',
     labelNames: ['outcome'] as const, registers: [registry],
@@ -104,6 +108,7 @@ export function createMetrics(token: string): Metrics {
       entriesPosted(count) { posted.inc(count); },
       entriesRefused(code) { refused.inc({ code }); },
       webhookAttempted(delivered) { attempts.inc({ outcome: delivered ? 'delivered' : 'failed' }); },
+      connectionAcquired(seconds) { poolWaits.observe(seconds); },
     },
     requestFinished(method, route, status, seconds) {
       requests.observe({ method, route, status: String(status) }, seconds);

@@ -131,6 +131,8 @@ describe('/metrics', () => {
     if (place.backend === 'postgres') {
       expect(valueOf(text, 'ledger_db_pool_connections{state="max"}')).toBe(10);
       expect(valueOf(text, 'ledger_db_pool_connections{state="total"}')).toBeGreaterThan(0);
+      // Every write group checked a connection out.
+      expect(valueOf(text, 'ledger_db_pool_wait_seconds_count')).toBeGreaterThanOrEqual(valueOf(text, 'ledger_write_group_jobs_count')!);
     } else {
       expect(text).not.toContain('ledger_db_pool_connections{');
     }

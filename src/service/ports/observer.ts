@@ -11,6 +11,8 @@ export interface LedgerObserver {
   entriesRefused(code: string): void;
   /** A webhook delivery attempt ended: delivered (a 2xx) or not. */
   webhookAttempted(delivered: boolean): void;
+  /** A request got a connection of the pool (PostgreSQL) after waiting this long. */
+  connectionAcquired(seconds: number): void;
 }
 
 /** Reports nothing: the default when no metrics are kept (the CLI, the tests). */
@@ -19,6 +21,7 @@ export const SILENT_OBSERVER: LedgerObserver = {
   entriesPosted() {},
   entriesRefused() {},
   webhookAttempted() {},
+  connectionAcquired() {},
 };
 
 /** A store's connections to its database, for the pool gauges; SQLite has none to report. */

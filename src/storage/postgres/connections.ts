@@ -11,7 +11,7 @@
  */
 import pg from 'pg';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
-import type { ConnectionPoolUse } from '../../service/ports/observer.js';
+import type { ConnectionPoolUse, LedgerObserver } from '../../service/ports/observer.js';
 import { isDatabaseUnreachable } from './outages.js';
 import { describeHost, type HostPort, type PostgresTarget } from './target.js';
 
@@ -24,6 +24,8 @@ export interface PoolSettings {
   max: number;
   types: pg.CustomTypesConfig;
   connectionTimeoutMillis: number;
+  /** Told how long each checkout of a connection waited (the metrics). */
+  observer: LedgerObserver;
 }
 
 /** What a look found: the host to use, or why none will do. */
@@ -88,7 +90,11 @@ export class FailoverPool {
   }
 
   connect(): Promise<pg.PoolClient> {
-    return this.pool.connect().catch((error: unknown) => this.failed(error));
+    const started = performance.now();
+    return this.pool.connect().then((client) => {
+      this.settings.observer.connectionAcquired((performance.now() - started) / 1000);
+      return client;
+    }, (error: unknown) => this.failed(error));
   }
 
   /** A statement or a connection failed: when the database seems away, look for the host to use (in the background). */

@@ -21,7 +21,7 @@
 import pg from 'pg';
 import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { Account, Period } from '../../domain/types.js';
-import type { ConnectionPoolUse, LedgerObserver } from '../../service/ports/observer.js';
+import { type ConnectionPoolUse, type LedgerObserver, SILENT_OBSERVER } from '../../service/ports/observer.js';
 import { compareSchema, type LedgerReads, type LedgerStore, type LedgerTx, type SchemaState, type WriteOptions } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
@@ -280,7 +280,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
   const target = targetOf(options.url);
   // While the database is away a request waits CONNECT_TIMEOUT_MS for a connection, then answers 503.
-  const pool = new FailoverPool(target, await chooseHost(target), { max: options.poolSize ?? 10, types: TYPES, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const pool = new FailoverPool(target, await chooseHost(target), {
+    max: options.poolSize ?? 10, types: TYPES, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, observer: options.observer ?? SILENT_OBSERVER,
+  });
   return new PostgresStore(pool, options.observer);
 }
 
