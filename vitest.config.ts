@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           ...common,
           name: 'sqlite',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
           // The command line on a PostgreSQL URL needs the postgres project's server; the load
           // tests run alone, after everything else (the load project).
           exclude: ['test/cli/on-postgres.test.ts', 'test/load/**'],
