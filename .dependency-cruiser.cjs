@@ -86,6 +86,13 @@ module.exports = {
       to: { path: 'node_modules/(pg|pg-[^/]+)/' },
     },
     {
+      name: 'client-stands-alone',
+      comment: 'The API client (clients/typescript) is its own package: it knows the server only through the types generated from the OpenAPI document, never its code.',
+      severity: 'error',
+      from: { path: '^clients/typescript/src/' },
+      to: { path: '^(src|test|web|bench|clients/typescript/(scripts|test))/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: { path: '^src/' },

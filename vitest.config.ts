@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           ...common,
           name: 'sqlite',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
           // The command line on a PostgreSQL URL needs the postgres project's server; the load
           // tests run alone, after everything else (the load project).
           exclude: ['test/cli/on-postgres.test.ts', 'test/load/**'],
@@ -53,6 +53,18 @@ export default defineConfig({
           exclude: ['test/storage/group-commit.test.ts'],
           env: { LEDGER_TEST_BACKEND: 'postgres' },
           globalSetup: ['test/postgres-global-setup.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The PostgreSQL API suite again, through a PgBouncer in transaction pooling mode
+        // (test/pgbouncer-global-setup.ts): no test may rely on session state across transactions.
+        test: {
+          ...common,
+          name: 'pgbouncer',
+          include: ['test/api/**/*.test.ts'],
+          env: { LEDGER_TEST_BACKEND: 'postgres', LEDGER_TEST_POOLER: 'pgbouncer' },
+          globalSetup: ['test/pgbouncer-global-setup.ts'],
           sequence: { groupOrder: 0 },
         },
       },

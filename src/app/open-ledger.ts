@@ -9,6 +9,7 @@ import { V7Generator } from 'uuidv7';
 import type { ServiceOptions } from '../service/context.js';
 import { LedgerService } from '../service/ledger-service.js';
 import type { LedgerStore } from '../service/ports/ledger-store.js';
+import type { LedgerObserver } from '../service/ports/observer.js';
 import type { Runtime } from '../service/ports/runtime.js';
 import { describeDatabaseLocation, parseDatabaseLocation } from './database-location.js';
 import { MissingDatabaseError } from './missing-database-error.js';
@@ -61,8 +62,8 @@ export async function ledgerExists(location: string): Promise<boolean> {
   return postgresLedgerExists(parsed.url);
 }
 
-/** Opens the store at an initialised location; a missing ledger is a MissingDatabaseError. */
-export async function openStore(location: string): Promise<LedgerStore> {
+/** Opens the store at an initialised location; a missing ledger is a MissingDatabaseError. `observer` hears of every committed write group. */
+export async function openStore(location: string, observer?: LedgerObserver): Promise<LedgerStore> {
   const parsed = parseDatabaseLocation(location);
   if (parsed.kind === 'postgres') {
     const { openPostgresStore } = await import('../storage/postgres/postgres-store.js');
@@ -70,16 +71,17 @@ export async function openStore(location: string): Promise<LedgerStore> {
       url: parsed.url,
       poolSize: process.env.LEDGER_PG_POOL_SIZE ? Number(process.env.LEDGER_PG_POOL_SIZE) : undefined,
       missing: () => new MissingDatabaseError(describeDatabaseLocation(parsed)),
+      observer,
     });
   }
   if (!existsSync(parsed.path)) throw new MissingDatabaseError(parsed.path);
   const { openSqliteStore } = await import('../storage/sqlite/sqlite-store.js');
   const synchronous = process.env.LEDGER_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL';
-  return openSqliteStore({ path: parsed.path, synchronous });
+  return openSqliteStore({ path: parsed.path, synchronous, observer });
 }
 
 export async function openLedger(location: string, runtime: Runtime = systemRuntime, options: ServiceOptions = {}): Promise<LedgerService> {
-  const store = await openStore(location);
+  const store = await openStore(location, options.observer);
   try {
     return await LedgerService.create(store, runtime, {
       jwtSecret: process.env.LEDGER_JWT_SECRET || undefined, webhooks: webhookSettingsFrom(process.env), ...options,

@@ -9,6 +9,7 @@ import { describeDatabaseLocation, parseDatabaseLocation } from './database-loca
 import { initLedger, ledgerExists, openLedger } from './open-ledger.js';
 import { builtWebRoot, packageVersion } from './package-files.js';
 import { parseTrustProxy } from './trust-proxy-setting.js';
+import { createMetrics, metricsTokenFrom } from './metrics.js';
 
 export interface ServerOptions {
   /** A SQLite file path or a PostgreSQL URL. */
@@ -23,7 +24,10 @@ export async function startServer(options: ServerOptions): Promise<void> {
     process.stdout.write(`Initialised a new ledger database at ${describeDatabaseLocation(parseDatabaseLocation(options.database))}\n`);
   }
   const trustProxy = parseTrustProxy(process.env.LEDGER_TRUST_PROXY);
-  const service = await openLedger(options.database);
+  const metricsToken = metricsTokenFrom(process.env);
+  const metrics = metricsToken === undefined ? undefined : createMetrics(metricsToken);
+  const service = await openLedger(options.database, undefined, { observer: metrics?.observer });
+  metrics?.readGaugesFrom(() => service.gauges());
   const bodyLimitBytes = positiveIntegerSetting('LEDGER_BODY_LIMIT_BYTES');
   const batchBodyLimitBytes = positiveIntegerSetting('LEDGER_BATCH_BODY_LIMIT_BYTES');
   const webRoot = process.env.LEDGER_WEB_ROOT ?? builtWebRoot();
@@ -31,7 +35,7 @@ export async function startServer(options: ServerOptions): Promise<void> {
   const requestTimeoutMs = positiveIntegerSetting('LEDGER_REQUEST_TIMEOUT_MS');
   const hostPolicy = hostPolicyFor(options.host, parseAllowedHosts(process.env.LEDGER_ALLOWED_HOSTS));
   const app = await buildApp({ service, bodyLimitBytes, batchBodyLimitBytes, logLevel: process.env.LEDGER_LOG_LEVEL ?? 'info', webRoot, corsOrigins,
-    trustProxy, requestTimeoutMs, hostPolicy, version: packageVersion() });
+    trustProxy, requestTimeoutMs, hostPolicy, version: packageVersion(), metrics });
   const address = await app.listen({ port: options.port, host: options.host });
   const deliverer = service.startWebhookDelivery({ owner: `${hostname()}:${process.pid}:${randomUUID()}` });
   process.stdout.write(`ledger listening on ${address} (API ${address}/api/v1, docs ${address}/docs)\n`);

@@ -8,6 +8,8 @@ export const EXIT = {
   auth: 3,
   notFound: 4,
   internal: 5,
+  /** The database could not be reached (or the outcome of a write is unknown): try again later. */
+  unavailable: 6,
 } as const;
 
 export const EXIT_CODE: Record<ErrorCode, number> = {
@@ -40,4 +42,5 @@ export const EXIT_CODE: Record<ErrorCode, number> = {
   FORBIDDEN: EXIT.auth,
   NOT_FOUND: EXIT.notFound,
   INTERNAL_ERROR: EXIT.internal,
+  UNAVAILABLE: EXIT.unavailable,
 };

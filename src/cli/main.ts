@@ -11,6 +11,8 @@ import { registerAuditLogCommand } from './commands/audit-log.js';
 import { registerEventsCommand } from './commands/events.js';
 import { registerWebhooksCommand } from './commands/webhooks.js';
 import { registerBackupCommand } from './commands/backup.js';
+import { registerDoctorCommand } from './commands/doctor.js';
+import { registerHealthCommand } from './commands/health.js';
 import { registerBankCommands } from './commands/bank.js';
 import { registerCopyCommand } from './commands/copy.js';
 import { registerCurrencyCommands } from './commands/currencies.js';
@@ -64,6 +66,8 @@ export function buildProgram(json = process.argv.includes('--json')): Command {
   registerExportCommand(program);
   registerCopyCommand(program);
   registerBackupCommand(program);
+  registerDoctorCommand(program);
+  registerHealthCommand(program);
   registerVerifyCommand(program);
   registerMcpCommand(program);
   return program;

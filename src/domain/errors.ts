@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'ACCOUNT_IN_USE',
   'PERIOD_LOCKED',
   'RATE_MISSING',
+  'UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -39,7 +40,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export interface ErrorDetails {
   field?: string | undefined;
   suggestion?: string | undefined;
-  /** For RATE_LIMITED: when the caller may try again. */
+  /** For RATE_LIMITED and UNAVAILABLE: when the caller may try again (the Retry-After header). */
   retryAfterSeconds?: number | undefined;
 }
 

@@ -2,6 +2,7 @@
  * Builds the Fastify application over a LedgerService. It does not listen: the server start-up
  * (cli serve) and the tests decide where it runs.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -66,6 +67,17 @@ export interface AppOptions {
   hostPolicy?: HostPolicy | undefined;
   /** Where the server's log lines go (standard output by default); the tests read them. */
   logStream?: { write(line: string): void };
+  /** The Prometheus metrics (app/metrics.ts): /metrics is served only with them, to their token. */
+  metrics?: HttpMetrics | undefined;
+}
+
+/** What the HTTP face needs of the metrics: a place to count requests, the text of a scrape, and its guard. */
+export interface HttpMetrics {
+  /** The bearer token a scrape must send (LEDGER_METRICS_TOKEN). */
+  readonly token: string;
+  /** `route` is the route's template (`/api/v1/accounts/:id`), never the raw path, so the series stay few. */
+  requestFinished(method: string, route: string, status: number, seconds: number): void;
+  render(): Promise<{ contentType: string; text: string }>;
 }
 
 export type TrustProxy = boolean | number | string | string[];
@@ -169,6 +181,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const ok = await service.health().catch(() => false);
     return ok ? { status: 'ok' } : reply.code(503).send({ status: 'unavailable' });
   });
+  if (options.metrics !== undefined) registerMetrics(app, options.metrics);
+  // Liveness: the process answers (a load balancer or an orchestrator restarts it when it does not).
+  app.get('/livez', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // Readiness: the database answers and its schema is current (send traffic here only then).
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const readiness = await service.readiness();
+    if (readiness.ready) return { status: 'ok', schema_version: readiness.schema_version };
+    return sendError(reply.header('retry-after', '2'), { code: 'UNAVAILABLE', message: `Not ready: ${readiness.reason}`,
+      suggestion: 'Check the database (ledger doctor) and the server log; this answers 200 again once the database does' });
+  });
 
   // The OpenAPI document is public so that /docs and code generators can read it without a key.
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
@@ -208,6 +230,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/**
+ * Times every request by its route's template (unknown paths as one `unmatched` route), and serves
+ * /metrics only to the metrics token: without it, or with another, the path does not exist (404).
+ */
+function registerMetrics(app: FastifyInstance, metrics: HttpMetrics): void {
+  const expected = createHash('sha256').update(`Bearer ${metrics.token}`).digest();
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requestFinished(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const given = createHash('sha256').update(request.headers.authorization ?? '').digest();
+    if (!timingSafeEqual(given, expected)) {
+      return sendError(reply, { code: 'NOT_FOUND', message: `No route GET ${pathOf(request.url)}`,
+        suggestion: `See ${API_PREFIX}/openapi.json or /docs for the available endpoints` });
+    }
+    const scrape = await metrics.render();
+    return reply.header('cache-control', 'no-store').type(scrape.contentType).send(scrape.text);
+  });
 }
 
 /**

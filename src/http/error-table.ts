@@ -31,4 +31,5 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   ACCOUNT_IN_USE: 409,
   PERIOD_LOCKED: 400,
   RATE_MISSING: 400,
+  UNAVAILABLE: 503,
 };

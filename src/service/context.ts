@@ -27,9 +27,12 @@ export interface ServiceOptions {
   jwtSecret?: string | undefined;
   /** Webhook delivery settings (LEDGER_WEBHOOK_ALLOW_PRIVATE, LEDGER_WEBHOOK_RETRY_DELAYS_MS; webhooks/settings.ts). */
   webhooks?: WebhookSettings | undefined;
+  /** Told what the service does, for the metrics (ports/observer.ts); silent by default. */
+  observer?: LedgerObserver | undefined;
 }
 
 import type { WebhookSettings } from './webhooks/settings.js';
+import { type LedgerObserver, SILENT_OBSERVER } from './ports/observer.js';
 
 export const EXPENSIVE_READS_PER_USER = 2;
 export const EXPENSIVE_READS_WAITING_PER_USER = 8;
@@ -57,6 +60,10 @@ export class ServiceContext {
     readonly loginThrottle: LoginThrottle,
     readonly options: ServiceOptions,
   ) {}
+
+  get observer(): LedgerObserver {
+    return this.options.observer ?? SILENT_OBSERVER;
+  }
 
   now(): string {
     return this.runtime.clock.now().toISOString();

@@ -14,7 +14,7 @@
  *    transaction, before the work, and the answer is kept with it.
  */
 import type { Static, TSchema } from 'typebox';
-import { validationError } from '../domain/errors.js';
+import { isLedgerError, validationError } from '../domain/errors.js';
 import { type Actor, requirePermission } from './actor.js';
 import type { ServiceContext } from './context.js';
 import {
@@ -28,6 +28,20 @@ import { writeRolledBack } from './rolled-back-write.js';
 import type { Answer, Command, Outcome, ReadUseCase, WriteUseCase } from './use-case.js';
 
 export async function executeWrite<S extends TSchema, R, A, D>(ctx: ServiceContext, useCase: WriteUseCase<S, R, A, D>,
+  command: Command<Static<S>>): Promise<Outcome<A, D>> {
+  if (useCase.postsEntries !== true || command.dryRun === true) return executeCommand(ctx, useCase, command);
+  let outcome: Outcome<A, D>;
+  try {
+    outcome = await executeCommand(ctx, useCase, command);
+  } catch (error) {
+    ctx.observer.entriesRefused(isLedgerError(error) ? error.code : 'INTERNAL_ERROR');
+    throw error;
+  }
+  if (outcome.kind === 'done') ctx.observer.entriesPosted(Array.isArray(outcome.data) ? outcome.data.length : 1);
+  return outcome;
+}
+
+async function executeCommand<S extends TSchema, R, A, D>(ctx: ServiceContext, useCase: WriteUseCase<S, R, A, D>,
   command: Command<Static<S>>): Promise<Outcome<A, D>> {
   const { actor, input } = command;
   if (useCase.permission !== null) requirePermission(actor, useCase.permission);

@@ -38,8 +38,9 @@ import * as currencies from './currencies.js';
 import * as exchangeRates from './exchange-rates.js';
 import * as journal from './journal-entries.js';
 import * as periods from './periods.js';
-import type { LedgerStore } from './ports/ledger-store.js';
+import type { LedgerStore, SchemaState } from './ports/ledger-store.js';
 import type { Runtime } from './ports/runtime.js';
+import type { ConnectionPoolUse } from './ports/observer.js';
 import { importJournalEntries } from './post-journal-entry.js';
 import * as reports from './reports.js';
 import * as sessions from './sessions.js';
@@ -208,6 +209,35 @@ export class LedgerService {
 
   health() { return this.ctx.store.ping(); }
 
+  /** Whether this process can serve: the database answers and holds every migration this code knows (/readyz). */
+  async readiness(): Promise<Readiness> {
+    let state: SchemaState;
+    try {
+      state = await this.ctx.store.schemaState();
+    } catch {
+      // No detail: /readyz answers anyone, and a driver's message can name hosts and users.
+      return { ready: false, reason: 'the database does not answer' };
+    }
+    if (state.missing.length > 0) {
+      return { ready: false, reason: `the database lacks migration${state.missing.length === 1 ? '' : 's'} ${state.missing.join(', ')}: run \`ledger init\`` };
+    }
+    return { ready: true, schema_version: state.expected };
+  }
+
+  /**
+   * What the operator's gauges show at a scrape: the connection pool, the change feed's last seq and
+   * how far each webhook endpoint is behind it (events not yet delivered).
+   */
+  async gauges(): Promise<ServiceGauges> {
+    const { store } = this.ctx;
+    const [lastSeq, endpoints] = await store.read(async (reads) => [await reads.lastEventSeq(), await reads.listWebhookEndpoints()] as const);
+    return {
+      pool: store.connectionPool(),
+      lastEventSeq: lastSeq,
+      webhooks: endpoints.map((endpoint) => ({ id: endpoint.id, active: endpoint.is_active, backlog: Math.max(0, lastSeq - endpoint.cursor_seq) })),
+    };
+  }
+
   /** A new id (UUIDv7 in production): the HTTP face names each request with one. */
   newId() { return this.ctx.runtime.newId(); }
 
@@ -224,6 +254,15 @@ export class LedgerService {
   /** Runs an expensive read (a report, a long list) in one of the actor's bounded slots (context.ts). */
   expensiveRead<T>(actor: Actor, work: () => Promise<T>): Promise<T> { return this.ctx.expensiveReads.run(actor.user_id, work); }
 }
+
+export interface ServiceGauges {
+  pool: ConnectionPoolUse | undefined;
+  lastEventSeq: number;
+  /** Each endpoint: whether it delivers, and how many events of the feed follow its cursor (of every type: an upper bound of its own). */
+  webhooks: { id: string; active: boolean; backlog: number }[];
+}
+
+export type Readiness = { ready: true; schema_version: number } | { ready: false; reason: string };
 
 /**
  * Secrets live in the database so that every process on the same database agrees on them; two

@@ -90,6 +90,8 @@ export interface WriteUseCase<S extends TSchema = TSchema, R = unknown, A = unkn
    * are no change of the books (keys, sessions).
    */
   readonly event?: EventDeclaration;
+  /** It posts journal entries (one, or a list it answers): counted in the metrics, posted or refused by code. */
+  readonly postsEntries?: true;
 }
 
 export interface ReadUseCase<S extends TSchema = TSchema, A = unknown> extends Declared<S> {

@@ -157,18 +157,19 @@ export const USE_CASES = {
 
   // Journal entries.
   post_journal_entry: writeUseCase({
-    name: 'post_journal_entry', permission: 'journals:create', input: CreateEntryBody, idempotent: 'answer',
+    name: 'post_journal_entry', permission: 'journals:create', input: CreateEntryBody, idempotent: 'answer', postsEntries: true,
     prepare: (ctx, actor, input) => postJournalEntry(ctx, actor, input),
     answer: (entries) => ({ data: entries[0]!, created: true }),
     dryRun: dryRunEntry,
   }),
   post_journal_entries: writeUseCase({
     name: 'post_journal_entries', permission: 'journals:create', input: BatchBody, idempotent: 'entry-ids', creates: true, alone: true,
+    postsEntries: true,
     prepare: (ctx, actor, { entries }) => postJournalEntries(ctx, actor, entries),
     dryRun: dryRunEntries,
   }),
   reverse_journal_entry: writeUseCase({
-    name: 'reverse_journal_entry', permission: 'journals:reverse', input: withId(ReverseBody.properties), idempotent: 'answer',
+    name: 'reverse_journal_entry', permission: 'journals:reverse', input: withId(ReverseBody.properties), idempotent: 'answer', postsEntries: true,
     prepare: (ctx, actor, { id, ...input }) => reverseJournalEntry(ctx, actor, id, input),
     answer: (entries) => ({ data: entries[0]!, created: true }),
     dryRun: dryRunEntry,

@@ -5,50 +5,14 @@
  * servers allow private addresses (LEDGER_WEBHOOK_ALLOW_PRIVATE=true) and retry quickly
  * (LEDGER_WEBHOOK_RETRY_DELAYS_MS=150,300: three attempts).
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initLedger, openLedger } from '../../src/app/open-ledger.js';
 import { LOCAL_OPERATOR } from '../../src/service/actor.js';
-import { ROOT } from '../helpers/cli.js';
 import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 import { createTestLocation, type TestLocation } from '../helpers/test-location.js';
+import { type Received, Receiver } from '../helpers/webhook-receiver-process.js';
 
 const SERVE_ENV = { LEDGER_WEBHOOK_ALLOW_PRIVATE: 'true', LEDGER_WEBHOOK_RETRY_DELAYS_MS: '150,300' };
-
-interface Received { id: string; timestamp: string; status: number; signatures: number; valid_with: number[]; event: any }
-
-class Receiver {
-  private constructor(readonly child: ChildProcessWithoutNullStreams, readonly url: string) {}
-
-  static start(): Promise<Receiver> {
-    const child = spawn(process.execPath, [join(ROOT, 'test/helpers/webhook-receiver.mjs')]);
-    return new Promise((resolve, reject) => {
-      child.stdout.once('data', (chunk: Buffer) => {
-        const port = /listening (\d+)/.exec(chunk.toString())?.[1];
-        if (port) resolve(new Receiver(child, `http://127.0.0.1:${port}`));
-        else reject(new Error(`receiver: ${chunk.toString()}`));
-      });
-    });
-  }
-
-  private async control(path: string, body: unknown): Promise<void> {
-    await fetch(this.url + path, { method: 'POST', body: JSON.stringify(body) });
-  }
-
-  secrets(secrets: string[]) { return this.control('/_secrets', { secrets }); }
-  respond(codes: number[]) { return this.control('/_respond', { codes }); }
-  delay(ms: number) { return this.control('/_delay', { ms }); }
-  /** SIGKILLs `pid` right after answering the `count`-th delivery from now. */
-  killAfter(count: number, pid: number) { return this.control('/_kill_after', { count, pid }); }
-  async received(): Promise<{ received: Received[]; overlaps: number; connections: number }> {
-    return (await fetch(`${this.url}/_received`)).json() as Promise<{ received: Received[]; overlaps: number; connections: number }>;
-  }
-
-  stop() {
-    this.child.kill('SIGTERM');
-  }
-}
 
 let place: TestLocation;
 let adminKey: string;

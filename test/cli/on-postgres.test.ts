@@ -148,15 +148,15 @@ describe('ledger on PostgreSQL', () => {
     expect(ledger(['accounts', 'list'], { db: empty.url }).status).toBe(4);
   });
 
-  it('names a database that does not exist (exit 4), an unreachable server (exit 5) and a malformed URL (exit 1)', () => {
+  it('names a database that does not exist (exit 4), an unreachable server (exit 6, unavailable) and a malformed URL (exit 1)', () => {
     const missing = ledger(['--json', 'accounts', 'list'], { db: otherDatabase(database.url, 'no_such_books') });
     expect(missing.status).toBe(4);
     expect(JSON.parse(missing.stderr)).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('"no_such_books" does not exist') });
 
     const unreachable = ledger(['accounts', 'list'], { db: 'postgres://ledger:secret@127.0.0.1:1/books' });
-    expect(unreachable.status).toBe(5);
+    expect(unreachable.status).toBe(6);
     expect(unreachable.stderr).toBe('error: Cannot reach PostgreSQL at 127.0.0.1:1 (ECONNREFUSED)\n'
-      + 'Check that the server is running and that the URL\'s host and port are right\n');
+      + 'Check that the server is running (and not still starting up) and that the URL\'s host and port are right\n');
 
     for (const url of ['postgres://', 'postgres://127.0.0.1:5432', 'postgres://[bad']) {
       const malformed = ledger(['--json', 'accounts', 'list'], { db: url });

@@ -30,7 +30,7 @@ const DOCUMENTED_COMMANDS = [
   'audit-log', 'events tail',
   'webhooks create', 'webhooks list', 'webhooks show', 'webhooks update', 'webhooks delete', 'webhooks rotate-secret', 'webhooks replay',
   'webhooks deliveries',
-  'export', 'copy', 'verify', 'backup', 'mcp',
+  'export', 'copy', 'verify', 'backup', 'mcp', 'doctor', 'health',
 ];
 
 /** The names under "Commands:" in a help text, without commander's own `help`. */

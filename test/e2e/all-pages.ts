@@ -39,6 +39,8 @@ export interface LayoutBooks {
   /** The euro bank account, with an imported statement, and its open reconciliation. */
   bankId: string;
   reconciliationId: string;
+  /** A webhook endpoint with a long URL whose name does not resolve: its attempts fail, and say why. */
+  webhookId: string;
 }
 
 export interface PageVisit {
@@ -175,6 +177,15 @@ export const ALL_PAGES: PageVisit[] = [
   { name: 'rates', route: '/rates', path: () => '/rates', heading: 'Exchange rates', loaded: 'rate-row' },
   { name: 'currencies', route: '/currencies', path: () => '/currencies', heading: 'Currencies', loaded: 'currency-row' },
   { name: 'users', route: '/users', path: () => '/users', heading: 'Users', loaded: 'user-row' },
+  { name: 'webhooks', route: '/webhooks', path: () => '/webhooks', heading: 'Webhooks', loaded: 'webhook-row' },
+  { name: 'new-webhook', route: '/webhooks', path: () => '/webhooks', heading: 'Webhooks', loaded: 'webhook-row',
+    act: async (page) => {
+      await page.getByTestId('webhook-new').click();
+      await page.getByTestId('webhook-events-chosen').check();
+      await expectVisible(page.getByTestId('webhook-type-entry.posted'));
+    } },
+  { name: 'webhook', route: '/webhooks/:id', path: (books) => `/webhooks/${books.webhookId}`, heading: /hooks\.northwind-henderson/,
+    loaded: 'webhook-settings' },
   { name: 'settings', route: '/settings', path: () => '/settings', heading: 'Settings', loaded: 'retained-earnings-select' },
   { name: 'not-found', route: null, path: () => '/no-such-page', heading: 'Page not found' },
 ];
@@ -393,11 +404,24 @@ export async function seedLayoutBooks(server: LedgerServer): Promise<LayoutBooks
   });
   await call('POST', '/api/v1/users/service-accounts', { name: 'Nightly bank import', permissions: { 'journals:create': true } });
 
+  // Webhooks: one for every event at a long address whose name does not resolve (its attempts fail
+  // and say why), and one for a few types, disabled by hand.
+  const webhook = await call<{ id: string }>('POST', '/api/v1/webhook-endpoints', {
+    url: 'https://hooks.northwind-henderson.example/integrations/ledger/events?source=accounting-production&region=eu-central',
+    event_types: ['*'], description: 'Data warehouse of Northwind & Henderson: every change, for the nightly consolidation',
+  });
+  const quiet = await call<{ id: string }>('POST', '/api/v1/webhook-endpoints', {
+    url: 'https://erp.example/ledger', event_types: ['entry.posted', 'account.created', 'account.updated', 'period.closed', 'bank_line.updated'],
+  });
+  await call('PATCH', `/api/v1/webhook-endpoints/${quiet.id}`, { is_active: false });
+  // An event for the first endpoint to try.
+  await call('PATCH', '/api/v1/settings', { company_name: COMPANY });
+
   return {
     cashId: seeded.accounts.cash, receivableId: receivable.id, customerId: customer.id, salesId: seeded.accounts.sales, servicesId: services.id,
     walletId: wallet.id, bigEntryId: big.id, manyLineEntryId: manyLines.id, cryptoEntryId: cryptoEntry.id, reversalId: reversal.id,
     closingEntryId: close.closing_entry.id, openPeriodId: seeded.periodId, usdId: seeded.currencyId, eurId: eur.id, ethId: eth.id, bankId: bankEur.id,
-    reconciliationId: reconciliation.id,
+    reconciliationId: reconciliation.id, webhookId: webhook.id,
   };
 }
 

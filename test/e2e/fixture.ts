@@ -54,17 +54,25 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
+export interface LedgerServerOptions {
+  /**
+   * More environment for the server, for a test that needs a setting the others must not get
+   * (the webhooks journey: `LEDGER_WEBHOOK_ALLOW_PRIVATE=true` for a receiver on 127.0.0.1).
+   */
+  env?: Record<string, string>;
+}
+
 /**
  * Starts `ledger serve` on 127.0.0.1. Port 0 lets the operating system pick a free port, which
  * the server prints once it listens; picking a port here and passing it on could race with
  * another process taking it in between.
  */
-export function startLedgerServer(): Promise<LedgerServer> {
+export function startLedgerServer(options: LedgerServerOptions = {}): Promise<LedgerServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
   const dbPath = join(dir, 'ledger.db');
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath,
     [BIN, '--db', dbPath, 'serve', '--port', '0', '--host', '127.0.0.1'],
-    { cwd: ROOT, env: childEnv({ LEDGER_LOG_LEVEL: 'warn' }) });
+    { cwd: ROOT, env: childEnv({ LEDGER_LOG_LEVEL: 'warn', ...options.env }) });
   let printed = '';
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
 
@@ -228,8 +236,9 @@ export interface E2E {
 /**
  * Registers the hooks of one test file: a server and Chromium for the file, an error check after
  * every test, and cleanup (the server killed by its pid, the browser closed) after the last.
+ * `serverOptions.env` reaches this file's server only.
  */
-export function useE2E(): E2E {
+export function useE2E(serverOptions: LedgerServerOptions = {}): E2E {
   let server: LedgerServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
@@ -244,7 +253,7 @@ export function useE2E(): E2E {
   beforeAll(async () => {
     assertBuilt();
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const [startedServer, launchedBrowser] = await Promise.allSettled([startLedgerServer(), launchChromium()]);
+    const [startedServer, launchedBrowser] = await Promise.allSettled([startLedgerServer(serverOptions), launchChromium()]);
     if (startedServer.status === 'fulfilled') server = startedServer.value;
     if (launchedBrowser.status === 'fulfilled') browser = launchedBrowser.value;
     if (startedServer.status === 'rejected') throw startedServer.reason;

@@ -28,6 +28,12 @@ export interface ClusterOptions {
   cpu?: number | undefined;
   /** Where the temporary folder goes (default: the OS's). */
   baseDir?: string | undefined;
+  /**
+   * Makes a streaming standby of the server at 127.0.0.1:`port` (pg_basebackup -R) instead of a
+   * new cluster: it follows the primary until `promote`. The primary's default pg_hba lets
+   * 127.0.0.1 replicate.
+   */
+  standbyOf?: number | undefined;
 }
 
 export interface Cluster {
@@ -40,6 +46,15 @@ export interface Cluster {
   /** The CPU the server processes are pinned to, or undefined. */
   cpu: number | undefined;
   stop(): Promise<void>;
+  /**
+   * Stops the server and keeps its files (`immediate`: as a crash or a pulled plug would, without a
+   * checkpoint; `fast`: as an administrator's restart would), so that `resume` can start it again.
+   */
+  halt(mode: 'fast' | 'immediate'): Promise<void>;
+  /** Starts a halted server again on the same port (crash recovery replays its WAL). */
+  resume(): Promise<void>;
+  /** Makes a standby the primary (pg_ctl promote), waiting until it accepts writes. */
+  promote(): Promise<void>;
 }
 
 export const HAS_TASKSET = spawnSync('which', ['taskset'], { stdio: 'ignore' }).status === 0;
@@ -115,11 +130,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       chmodSync(top, 0o701);
       chownSync(folder, owner.uid, owner.gid);
     }
-    // --no-sync only skips initdb's final flush of the fresh files; the settings decide the server's own.
-    await runServerProgram(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions',
-      '--encoding=UTF8', '--locale=C.UTF-8', ...(options.initdbArgs ?? [])]);
-    const port = await startServer(bin, data, log, folder, ['listen_addresses=127.0.0.1', ...options.settings], cpu);
+    if (options.standbyOf !== undefined) {
+      await runServerProgram(join(bin, 'pg_basebackup'), ['-D', data, '-R', '-X', 'stream', '--no-sync', '-h', '127.0.0.1',
+        '-p', String(options.standbyOf), '-U', 'postgres']);
+    } else {
+      // --no-sync only skips initdb's final flush of the fresh files; the settings decide the server's own.
+      await runServerProgram(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions',
+        '--encoding=UTF8', '--locale=C.UTF-8', ...(options.initdbArgs ?? [])]);
+    }
+    const settings = ['listen_addresses=127.0.0.1', ...options.settings];
+    const port = await startServer(bin, data, log, folder, settings, cpu);
     const postmasterPid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
+    let halted = false;
     const stopNow = () => {
       const [command, args] = asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
       spawnSync(command, args, { stdio: 'ignore', timeout: 30_000 });
@@ -130,10 +152,21 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
       socketUrl: `postgres://postgres@localhost:${port}/postgres?host=${encodeURIComponent(folder)}`,
       port, postmasterPid, cpu,
+      async halt(mode) {
+        await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop']);
+        halted = true;
+      },
+      async promote() {
+        await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-w', 'promote']);
+      },
+      async resume() {
+        await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-o', serverOptions(port, folder, settings), 'start'], cpu);
+        halted = false;
+      },
       async stop() {
         process.removeListener('exit', stopNow);
         try {
-          await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+          if (!halted) await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
         } finally {
           remove();
         }
@@ -154,9 +187,8 @@ async function startServer(bin: string, data: string, log: string, socketFolder:
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const port = await freePort();
-    const options = [`-p ${port}`, `-k ${socketFolder}`, ...settings.map((setting) => `-c ${setting}`)].join(' ');
     try {
-      await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-o', options, 'start'], cpu);
+      await runServerProgram(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-o', serverOptions(port, socketFolder, settings), 'start'], cpu);
       return port;
     } catch (error) {
       lastError = error;
@@ -164,6 +196,10 @@ async function startServer(bin: string, data: string, log: string, socketFolder:
     }
   }
   throw new Error(`${(lastError as Error).message}\nserver log:\n${logTail(log)}`);
+}
+
+function serverOptions(port: number, socketFolder: string, settings: readonly string[]): string {
+  return [`-p ${port}`, `-k ${socketFolder}`, ...settings.map((setting) => `-c ${setting}`)].join(' ');
 }
 
 async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -19,10 +19,13 @@ import { createDatabase, dropDatabase, startCluster } from './postgres-cluster.j
 
 /** The key under which the global setup provides the admin URL to the test workers. */
 export const ADMIN_URL_KEY = 'postgresAdminUrl';
+/** The key of the PgBouncer port (the pgbouncer project): the test databases are reached through it. */
+export const POOLER_PORT_KEY = 'postgresPoolerPort';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresAdminUrl: string;
+    postgresPoolerPort: number;
   }
 }
 
@@ -92,6 +95,15 @@ async function adminUrl(): Promise<string> {
   return provided;
 }
 
+/** The PgBouncer port of the pgbouncer project, or undefined (the postgres project: straight to the server). */
+async function poolerPort(): Promise<number | undefined> {
+  if (process.env.LEDGER_TEST_POOLER !== 'pgbouncer') return undefined;
+  const { inject } = await import('vitest');
+  const port = inject(POOLER_PORT_KEY);
+  if (!port) throw new Error('LEDGER_TEST_POOLER=pgbouncer, but no PgBouncer was started: run the pgbouncer project');
+  return port;
+}
+
 let databaseSerial = 0;
 
 /** Creates a fresh, empty database with a name no other test file of any run uses. */
@@ -99,7 +111,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = await adminUrl();
   databaseSerial += 1;
   const name = `ledger_test_${process.pid}_${databaseSerial}_${Math.random().toString(36).slice(2, 8)}`;
-  const url = await createDatabase(admin, name);
+  const direct = await createDatabase(admin, name);
+  const pooler = await poolerPort();
+  let url = direct;
+  if (pooler !== undefined) {
+    const through = new URL(direct);
+    through.port = String(pooler);
+    through.searchParams.set('pgbouncer', 'true');
+    url = through.toString();
+  }
   let dropped = false;
   return {
     url,

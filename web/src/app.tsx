@@ -27,6 +27,8 @@ import { ReportsIndexPage } from './pages/reports/reports-index-page.js';
 import { TrialBalancePage } from './pages/reports/trial-balance-page.js';
 import { SettingsPage } from './pages/settings-page.js';
 import { UsersPage } from './pages/users-page.js';
+import { WebhookPage } from './pages/webhook-page.js';
+import { WebhooksPage } from './pages/webhooks-page.js';
 
 type Params = Record<string, string>;
 
@@ -54,6 +56,8 @@ const ROUTES: { pattern: string; title: string; page: ComponentType<{ params: Pa
   { pattern: '/rates', title: 'Exchange rates', page: RatesPage },
   { pattern: '/users', title: 'Users', page: UsersPage },
   { pattern: '/settings', title: 'Settings', page: SettingsPage },
+  { pattern: '/webhooks', title: 'Webhooks', page: WebhooksPage },
+  { pattern: '/webhooks/:id', title: 'Webhook endpoint', page: WebhookPage },
 ];
 
 function resolve(pathname: string): { page: ComponentType<{ params: Params }>; params: Params; title: string } {

@@ -26,8 +26,11 @@ export function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
+/** Paths outside /api/v1 and /auth that answer JSON (or text) to machines. */
+const JSON_PATHS = new Set(['/health', '/livez', '/readyz', '/metrics', '/mcp']);
+
 function policyFor(path: string): string {
-  if (path === '/api/v1' || path.startsWith('/api/v1/') || path.startsWith('/auth/') || path === '/health' || path === '/mcp') return API_POLICY;
+  if (path === '/api/v1' || path.startsWith('/api/v1/') || path.startsWith('/auth/') || JSON_PATHS.has(path)) return API_POLICY;
   if (path === '/docs' || path.startsWith('/docs/')) return DOCS_POLICY;
   return UI_POLICY;
 }

@@ -16,6 +16,7 @@ import type { EventsReads, EventsWrites } from './events-store.js';
 import type { WebhooksReads, WebhooksWrites } from './webhooks-store.js';
 import type { IdempotencyReads, IdempotencyWrites } from './idempotency-store.js';
 import type { RatesReads, RatesWrites } from './rates-store.js';
+import type { ConnectionPoolUse } from './observer.js';
 import type { Permissions } from '../../domain/types.js';
 
 /** A keyset position: the sort-key values of the last row of the previous page. */
@@ -90,7 +91,34 @@ export interface LedgerStore extends LedgerReads {
   read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T>;
   /** True when the database answers. */
   ping(): Promise<boolean>;
+  /**
+   * The database's migrations against this code's: what /readyz and `ledger doctor` check. Throws
+   * when the database does not answer (PostgreSQL: UNAVAILABLE).
+   */
+  schemaState(): Promise<SchemaState>;
+  /** The connection pool's use (PostgreSQL); undefined for a store without one (SQLite). */
+  connectionPool(): ConnectionPoolUse | undefined;
   close(): Promise<void>;
+}
+
+export interface SchemaState {
+  /** The highest migration this code knows. */
+  expected: number;
+  /** This code's migrations the database lacks (an older ledger not yet upgraded); empty when current. */
+  missing: number[];
+  /** Migrations the database has that this code does not know (a newer version of `ledger` upgraded it). */
+  newer: number[];
+}
+
+/** Compares the versions a database recorded with the versions the code knows. */
+export function compareSchema(applied: readonly number[], known: readonly number[]): SchemaState {
+  const has = new Set(applied);
+  const knows = new Set(known);
+  return {
+    expected: Math.max(0, ...known),
+    missing: known.filter((version) => !has.has(version)),
+    newer: applied.filter((version) => !knows.has(version)).sort((a, b) => a - b),
+  };
 }
 
 export type { Permissions };

@@ -3,7 +3,7 @@
  * the server is unreachable, the database does not exist or has no ledger yet, the location is
  * malformed. Adapters raise it; the faces print it (the CLI maps `code` to its exit code).
  */
-export type StoreOpenErrorCode = 'NOT_FOUND' | 'VALIDATION_ERROR' | 'INTERNAL_ERROR';
+export type StoreOpenErrorCode = 'NOT_FOUND' | 'VALIDATION_ERROR' | 'UNAVAILABLE' | 'INTERNAL_ERROR';
 
 export class StoreOpenError extends Error {
   constructor(readonly code: StoreOpenErrorCode, message: string, readonly suggestion: string) {

@@ -51,6 +51,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * holding a lease holds up its endpoint's deliveries at most this long.
  */
 const LEASE_MS = 30_000;
+/** How often the same failure of a look is said again while it lasts. */
+const WARNING_EVERY_MS = 60_000;
 /** Endpoints one server takes at once. */
 const CLAIM_LIMIT = 16;
 /** Events read from the feed at once for one endpoint. */
@@ -100,6 +102,8 @@ export class WebhookDeliverer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  private lastWarning = '';
+  private lastWarningAtMs = 0;
   private readonly send: Sender;
   private readonly agents = new DeliveryAgents();
 
@@ -124,8 +128,15 @@ export class WebhookDeliverer {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.tick().catch((error: unknown) => {
-        // The database is away, say: the next look tries again; nothing is lost (the cursor did not move).
-        process.emitWarning(`webhook delivery: ${error instanceof Error ? error.message : String(error)}`);
+        // The database is away, say: the next look tries again; nothing is lost (the cursor did not
+        // move). Said once a minute, not four times a second, while it lasts.
+        const message = `webhook delivery: ${error instanceof Error ? error.message : String(error)}`;
+        const nowMs = Date.now();
+        if (message !== this.lastWarning || nowMs - this.lastWarningAtMs > WARNING_EVERY_MS) {
+          process.emitWarning(message);
+          this.lastWarning = message;
+          this.lastWarningAtMs = nowMs;
+        }
       }).finally(() => {
         this.running = undefined;
         this.schedule();
@@ -182,6 +193,7 @@ export class WebhookDeliverer {
     };
     const result = await this.answerOf(pass, this.send(new URL(endpoint.url), body, headers));
     const ok = result.status_code !== null && result.status_code >= 200 && result.status_code < 300;
+    this.ctx.observer.webhookAttempted(ok);
     // The stored failures count for the event after the stored cursor only; once this pass has
     // delivered past it (not yet recorded), the event is a first attempt.
     const attempt = pass.cursor === endpoint.cursor_seq ? endpoint.failed_attempts + 1 : 1;

@@ -21,7 +21,8 @@
 import pg from 'pg';
 import { currencyTotalOverflow, LedgerError } from '../../domain/errors.js';
 import type { Account, Period } from '../../domain/types.js';
-import type { LedgerReads, LedgerStore, LedgerTx, WriteOptions } from '../../service/ports/ledger-store.js';
+import { type ConnectionPoolUse, type LedgerObserver, SILENT_OBSERVER } from '../../service/ports/observer.js';
+import { compareSchema, type LedgerReads, type LedgerStore, type LedgerTx, type SchemaState, type WriteOptions } from '../../service/ports/ledger-store.js';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import { guardedTransaction, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
@@ -33,11 +34,14 @@ import { PostgresWebhooksReads, PostgresWebhooksWrites } from './webhooks.js';
 import { PostgresRatesReads, PostgresRatesWrites } from './exchange-rates.js';
 import { PostgresBooksReads } from './ledger-reads.js';
 import { PostgresBooksWrites } from './posting.js';
-import { type PgExecutor, PgQueries } from './queries.js';
+import { type Param, type PgExecutor, PgQueries } from './queries.js';
 import { POSTGRES_MIGRATIONS } from './schema.js';
 import { PostgresCredentialReads, PostgresCredentialWrites } from './users.js';
 import { AccountCache } from '../shared/account-cache.js';
 import { RunCarefully, WriteTransaction } from './write-transaction.js';
+import { CommitOutcomeUnknown, isDatabaseUnreachable, outageError } from './outages.js';
+import { FailoverPool, requireHost } from './connections.js';
+import { type HostPort, parsePostgresTarget, type PostgresTarget } from './target.js';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -45,6 +49,8 @@ export interface PostgresStoreOptions {
   poolSize?: number | undefined;
   /** The error to raise when the database has no ledger schema yet. */
   missing: () => Error;
+  /** Told of every committed write group (the metrics). */
+  observer?: LedgerObserver | undefined;
 }
 
 /** int8 (counts, sequence numbers) as JavaScript numbers; amounts are numeric and stay strings. */
@@ -62,6 +68,17 @@ const TYPES = {
 } as pg.CustomTypesConfig;
 
 const MIGRATION_LOCK = "hashtext('ledger.migrations')";
+/** How long a request waits for a new connection before it is answered 503 UNAVAILABLE. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Statements on the pool, with an unreachable database told as UNAVAILABLE (outages.ts). */
+class PoolStatements implements PgExecutor {
+  constructor(private readonly pool: FailoverPool) {}
+
+  query<R extends pg.QueryResultRow>(config: pg.QueryConfig<Param[]>): Promise<pg.QueryResult<R>> {
+    return this.pool.query<R>(config).catch((error: unknown) => { throw outageError(error); });
+  }
+}
 
 /** The store's reads on the pool or one connection, every concern's (one file each) in one class. */
 interface PostgresReads extends PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads,
@@ -119,6 +136,8 @@ function isRetryable(error: unknown): boolean {
 /** Turns driver errors into ledger errors; anything unknown passes through (a bug: 500). */
 function translateError(error: unknown): unknown {
   if (error instanceof LedgerError) return error;
+  const outage = outageError(error);
+  if (outage !== error) return outage;
   const { code, constraint, table } = error as PgError;
   if (code === '23505') {
     // Constraint names are <table>_<column>_key (see schema.ts); a primary key is the id.
@@ -136,9 +155,9 @@ function openError(error: unknown, url: string): unknown {
   const target = new URL(url);
   const where = `${target.hostname || 'localhost'}:${target.port || '5432'}`;
   const database = decodeURIComponent(target.pathname.slice(1));
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') {
-    return new StoreOpenError('INTERNAL_ERROR', `Cannot reach PostgreSQL at ${where} (${code})`,
-      'Check that the server is running and that the URL\'s host and port are right');
+  if (isDatabaseUnreachable(error)) {
+    return new StoreOpenError('UNAVAILABLE', `Cannot reach PostgreSQL at ${where} (${code ?? message})`,
+      'Check that the server is running (and not still starting up) and that the URL\'s host and port are right');
   }
   if (code === '3D000') {
     return new StoreOpenError('NOT_FOUND', `PostgreSQL database "${database}" does not exist on ${where}`,
@@ -155,12 +174,34 @@ function openError(error: unknown, url: string): unknown {
   return error;
 }
 
+/** The URL's target (target.ts), or why it is malformed. */
+function targetOf(url: string): PostgresTarget {
+  try {
+    return parsePostgresTarget(url);
+  } catch (error) {
+    throw new StoreOpenError('VALIDATION_ERROR', `The PostgreSQL URL is malformed: ${(error as Error).message}`,
+      'Use postgres://user:password@host:port/dbname, or host1:port1,host2:port2 with target_session_attrs=read-write');
+  }
+}
+
+/** The host of the URL to use now (the writable one of several), in words a user can act on when there is none. */
+async function chooseHost(target: PostgresTarget): Promise<{ host: HostPort; url: string }> {
+  try {
+    return await requireHost(target, TYPES);
+  } catch (error) {
+    throw error instanceof StoreOpenError ? error : openError(error, target.urlFor(target.hosts[0] ?? { host: '', port: 0 }));
+  }
+}
+
+/** A connection of its own (migrations, the existence check) to the host the URL's target chooses. */
 async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, types: TYPES });
+  const { url: hostUrl } = await chooseHost(targetOf(url));
+  const client = new pg.Client({ connectionString: hostUrl, types: TYPES });
+  client.on('error', () => {});
   try {
     await client.connect();
   } catch (error) {
-    throw openError(error, url);
+    throw openError(error, hostUrl);
   }
   return client;
 }
@@ -237,19 +278,25 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   } finally {
     await client.end();
   }
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: TYPES });
-  // An idle connection that the server drops must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
-  return new PostgresStore(pool);
+  const target = targetOf(options.url);
+  // While the database is away a request waits CONNECT_TIMEOUT_MS for a connection, then answers 503.
+  const pool = new FailoverPool(target, await chooseHost(target), {
+    max: options.poolSize ?? 10, types: TYPES, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, observer: options.observer ?? SILENT_OBSERVER,
+  });
+  return new PostgresStore(pool, options.observer);
 }
 
 /** The store: reads on the pool, `read()` snapshots on one pooled connection, writes through the one write queue. */
 class PostgresStore extends PostgresReads implements LedgerStore {
   private readonly writes: GroupCommit;
 
-  constructor(private readonly pool: pg.Pool) {
-    super(new PgQueries(pool, false));
-    this.writes = new GroupCommit(new PostgresGroups(pool));
+  constructor(private readonly pool: FailoverPool, observer: LedgerObserver | undefined) {
+    super(new PgQueries(new PoolStatements(pool), false));
+    this.writes = new GroupCommit(new PostgresGroups(pool), observer);
+  }
+
+  connectionPool(): ConnectionPoolUse {
+    return this.pool.use();
   }
 
   write<T>(work: (tx: LedgerTx) => Promise<T>, options?: WriteOptions): Promise<T> {
@@ -257,22 +304,28 @@ class PostgresStore extends PostgresReads implements LedgerStore {
   }
 
   async read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T> {
-    const connection = await this.pool.connect();
+    const connection = await this.pool.connect().catch((error: unknown) => { throw outageError(error); });
     try {
       await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       const result = await work(new PostgresReads(new PgQueries(connection, false)));
       await connection.query('COMMIT');
       return result;
     } catch (error) {
+      this.pool.suspect(error);
       await connection.query('ROLLBACK').catch(() => {});
-      throw error;
+      throw outageError(error);
     } finally {
       connection.release();
     }
   }
 
   async ping(): Promise<boolean> {
-    return (await this.pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one === 1;
+    return (await this.pool.query<{ one: number }>({ text: 'SELECT 1 AS one' })).rows[0]?.one === 1;
+  }
+
+  async schemaState(): Promise<SchemaState> {
+    const applied = await this.q.all<{ version: number }>('SELECT version FROM schema_migrations');
+    return compareSchema(applied.map((row) => row.version), POSTGRES_MIGRATIONS.map((migration) => migration.version));
   }
 
   async close(): Promise<void> {
@@ -302,7 +355,7 @@ class PostgresGroups implements GroupDriver {
   readonly maxJobs = MAX_JOBS_PER_COMMIT;
   private readonly accounts = new AccountCache();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: FailoverPool) {}
 
   async begin(careful: boolean): Promise<GroupTransaction> {
     const connection = await this.pool.connect();
@@ -319,6 +372,7 @@ class PostgresGroups implements GroupDriver {
   failed(error: unknown, attempt: number, careful: boolean): GroupFailure {
     // The transaction may have read its own changes of accounts, which did not commit.
     this.accounts.clear();
+    this.pool.suspect(error instanceof CommitOutcomeUnknown || error instanceof RunCarefully ? error.cause : error);
     if (error instanceof RunCarefully && !careful) return { rerun: true, careful: true, delayMs: 0 };
     if (error instanceof LostRace && attempt < MAX_ATTEMPTS) {
       return { rerun: true, careful, delayMs: Math.random() * RETRY_BACKOFF_MS * attempt };
@@ -369,7 +423,10 @@ class PostgresGroup implements GroupTransaction {
       throw this.transaction.careful ? error : new RunCarefully(error);
     }
     // PostgreSQL answers COMMIT of a transaction a failed statement has aborted with a ROLLBACK.
-    const committed = await this.connection.query('COMMIT');
+    // A connection lost on the way leaves the outcome unknown: the group is never run again.
+    const committed = await this.connection.query('COMMIT').catch((error: unknown) => {
+      throw isDatabaseUnreachable(error) ? new CommitOutcomeUnknown(error) : error;
+    });
     if (committed.command !== 'COMMIT') throw new Error('The write transaction was rolled back instead of committed');
   }
 

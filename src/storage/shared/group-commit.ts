@@ -12,6 +12,7 @@
  * inside a write sees every write made before it in the same transaction.
  */
 import type { LedgerTx } from '../../service/ports/ledger-store.js';
+import { type LedgerObserver, SILENT_OBSERVER } from '../../service/ports/observer.js';
 import { AuditSealing } from './audit-sealing.js';
 import type { JobState } from './errors.js';
 
@@ -76,7 +77,7 @@ export class GroupCommit {
   private flushing = false;
   private readonly sealing = new AuditSealing((work) => this.enqueue(work, { first: true }));
 
-  constructor(private readonly driver: GroupDriver) {}
+  constructor(private readonly driver: GroupDriver, private readonly observer: LedgerObserver = SILENT_OBSERVER) {}
 
   /**
    * Queues a job; `first` puts it ahead of the jobs already waiting (the audit seal); `alone` runs
@@ -143,9 +144,11 @@ export class GroupCommit {
     for (let attempt = 1; ; attempt += 1) {
       let transaction: GroupTransaction | undefined;
       try {
+        const started = performance.now();
         transaction = await this.driver.begin(careful);
         const outcomes = await this.runJobs(transaction, batch);
         await transaction.commit();
+        this.observer.groupCommitted(batch.length, (performance.now() - started) / 1000);
         transaction.release();
         if (transaction.auditWritten) this.sealing.request();
         return outcomes;

@@ -16,7 +16,8 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { LedgerError } from '../../domain/errors.js';
 import type { Account, Period } from '../../domain/types.js';
-import type { LedgerReads, LedgerStore, LedgerTx, WriteOptions } from '../../service/ports/ledger-store.js';
+import type { LedgerObserver } from '../../service/ports/observer.js';
+import { compareSchema, type LedgerReads, type LedgerStore, type LedgerTx, type SchemaState, type WriteOptions } from '../../service/ports/ledger-store.js';
 import { AccountCache } from '../shared/account-cache.js';
 import { guardedTransaction, type JobState, uniqueViolation } from '../shared/errors.js';
 import { GroupCommit, type GroupDriver, type GroupFailure, type GroupTransaction } from '../shared/group-commit.js';
@@ -42,6 +43,8 @@ export interface SqliteStoreOptions {
   /** FULL (default) fsyncs every commit; NORMAL trades the last commits on power loss for speed. */
   synchronous?: 'FULL' | 'NORMAL';
   busyTimeoutMs?: number;
+  /** Told of every committed write group (the metrics). */
+  observer?: LedgerObserver | undefined;
 }
 
 /**
@@ -193,7 +196,7 @@ export function openSqliteStore(options: SqliteStoreOptions): LedgerStore {
   const writer = new Database(options.path, { fileMustExist: true });
   configure(writer, options.synchronous ?? 'FULL', busyTimeoutMs);
   migrate(writer);
-  return new SqliteStore(writer, () => {
+  return new SqliteStore(writer, options.observer, () => {
     const db = new Database(options.path, { fileMustExist: true, readonly: true });
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     return db;
@@ -207,11 +210,11 @@ class SqliteStore extends SqliteReads implements LedgerStore {
   private readonly busyReaders = new Set<SnapshotReader>();
   private readonly reader: Sqlite;
 
-  constructor(private readonly writer: Sqlite, private readonly openReader: () => Sqlite) {
+  constructor(private readonly writer: Sqlite, observer: LedgerObserver | undefined, private readonly openReader: () => Sqlite) {
     const reader = openReader();
     super(new SqliteQueries(reader));
     this.reader = reader;
-    this.writes = new GroupCommit(new SqliteGroups(writer));
+    this.writes = new GroupCommit(new SqliteGroups(writer), observer);
   }
 
   write<T>(work: (tx: LedgerTx) => Promise<T>, options?: WriteOptions): Promise<T> {
@@ -236,6 +239,15 @@ class SqliteStore extends SqliteReads implements LedgerStore {
 
   async ping(): Promise<boolean> {
     return (this.reader.prepare('SELECT 1 AS one').get() as { one: number } | undefined)?.one === 1;
+  }
+
+  connectionPool(): undefined {
+    return undefined;
+  }
+
+  async schemaState(): Promise<SchemaState> {
+    const applied = (this.reader.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version);
+    return compareSchema(applied, MIGRATIONS.map((migration) => migration.version));
   }
 
   async close(): Promise<void> {

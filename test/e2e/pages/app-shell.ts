@@ -8,7 +8,7 @@ import { expectVisible } from '../fixture.js';
 export type NavTarget =
   | 'dashboard' | 'accounts' | 'journal' | 'periods' | 'bank' | 'bank-rules' | 'reconcile' | 'trial-balance' | 'balance-sheet' | 'income-statement' | 'general-ledger'
   | 'aged-balances'
-  | 'currencies' | 'rates' | 'users' | 'settings';
+  | 'currencies' | 'rates' | 'users' | 'webhooks' | 'settings';
 
 export abstract class AppShell {
   /** The page's <h1> text, which tells that the page has rendered. */

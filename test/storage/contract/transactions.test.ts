@@ -344,9 +344,21 @@ describe('storage contract: the store', () => {
     }
   });
 
+  it('knows its schema is current: every migration applied, none unknown', async () => {
+    const opened = await openStoreForTest();
+    try {
+      const state = await opened.store.schemaState();
+      expect(state.missing).toEqual([]);
+      expect(state.newer).toEqual([]);
+      expect(state.expected).toBeGreaterThanOrEqual(18);
+    } finally {
+      await opened.close();
+    }
+  });
+
   /** Listed here so that a method added to the port fails to compile until the suite knows it. */
   const STORE_METHODS: Record<keyof LedgerStore, true> = {
-    write: true, read: true, ping: true, close: true,
+    write: true, read: true, ping: true, schemaState: true, connectionPool: true, close: true,
     getCurrency: true, listCurrencies: true, getAccount: true, getAccounts: true, listAccounts: true, listSubAccounts: true,
     allAccounts: true, accountTotals: true, accountDailyTotals: true, closingDailyTotals: true, closingTotals: true, listAccountLines: true, listSideAmounts: true, getPeriod: true,
     findPeriodContaining: true, findOverlappingPeriods: true, periodHasEntries: true, accountUses: true, listPeriods: true, getEntry: true, getEntries: true, listEntries: true,
@@ -380,7 +392,7 @@ describe('storage contract: the store', () => {
     const opened = await openStoreForTest();
     try {
       const store: LedgerStore = opened.store;
-      const readNames = Object.keys(STORE_METHODS).filter((name) => !['write', 'read', 'ping', 'close'].includes(name));
+      const readNames = Object.keys(STORE_METHODS).filter((name) => !['write', 'read', 'ping', 'schemaState', 'connectionPool', 'close'].includes(name));
       for (const name of Object.keys(STORE_METHODS)) expect(typeof store[name as keyof LedgerStore], name).toBe('function');
       const inRead = await store.read(async (reads) => readNames.filter((name) => typeof (reads as unknown as Record<string, unknown>)[name] !== 'function'));
       expect(inRead).toEqual([]);

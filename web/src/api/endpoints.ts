@@ -9,6 +9,7 @@ import type {
   GeneralLedgerInput, GeneralLedgerView, IncomeStatementInput, IncomeStatementView, LoginInput, Page, PeriodView, ReverseInput,
   ServiceAccountCreatedView, SettingsView, SetupInput, TokenPairView, TrialBalanceInput, TrialBalanceView, UpdateAccountInput,
   UpdateCurrencyInput, UpdateSettingsInput, UpdateUserInput, UserView,
+  CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookDeliveryView, WebhookEndpointCreatedView, WebhookEndpointView,
 } from './types.js';
 
 const API = '/api/v1';
@@ -161,4 +162,22 @@ export const reconciliations = {
   unclear: (reconciliationId: string, input: ClearLinesInput) =>
     post<ReconciliationDetailView>(`${API}/reconciliations/${id(reconciliationId)}/unclear`, input),
   finish: (reconciliationId: string) => post<ReconciliationDetailView>(`${API}/reconciliations/${id(reconciliationId)}/finish`),
+};
+
+/** Webhook endpoints (CONTRACT.md, "Events and webhooks"; docs/events.md): the secret is in the answers of create and rotate only. */
+export const webhookEndpoints = {
+  /** Every endpoint, oldest first (the server answers them all in one page). */
+  all: () => fetchAll((cursor) => page<WebhookEndpointView>(`${API}/webhook-endpoints`, { cursor })),
+  get: (endpointId: string) => get<WebhookEndpointView>(`${API}/webhook-endpoints/${id(endpointId)}`),
+  create: (input: CreateWebhookEndpointInput) => post<WebhookEndpointCreatedView>(`${API}/webhook-endpoints`, input),
+  update: (endpointId: string, input: UpdateWebhookEndpointInput) =>
+    patch<WebhookEndpointView>(`${API}/webhook-endpoints/${id(endpointId)}`, input),
+  delete: (endpointId: string) => remove<WebhookEndpointView>(`${API}/webhook-endpoints/${id(endpointId)}`),
+  rotateSecret: (endpointId: string) => post<WebhookEndpointCreatedView>(`${API}/webhook-endpoints/${id(endpointId)}/rotate-secret`),
+  /** Delivers again every event after `afterSeq` (a decimal integer string), in order. */
+  replay: (endpointId: string, afterSeq: string) =>
+    post<WebhookEndpointView>(`${API}/webhook-endpoints/${id(endpointId)}/replay`, { after_seq: afterSeq }),
+  /** Delivery attempts, newest first. */
+  deliveries: (endpointId: string, cursor?: string) =>
+    page<WebhookDeliveryView>(`${API}/webhook-endpoints/${id(endpointId)}/deliveries`, { limit: 50, cursor }),
 };

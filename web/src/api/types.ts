@@ -24,6 +24,10 @@ import type {
   CsvMappingInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput,
   ReconciliationDetailView, ReconciliationView, StartReconciliationInput, UpdateBankRuleInput, RulePreview,
 } from '../../../src/schemas/bank.js';
+import type {
+  CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookDeliveryView as WebhookDeliverySchema, WebhookEndpointViewType,
+  WebhookEndpointWithSecret,
+} from '../../../src/schemas/webhook.js';
 
 export type {
   AccountBalanceView, AccountView, CreateAccountInput, UpdateAccountInput, CreateCurrencyInput, CurrencyView, UpdateCurrencyInput,
@@ -34,7 +38,13 @@ export type {
   AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
   CsvMappingInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput,
   ReconciliationDetailView, ReconciliationView, StartReconciliationInput, UpdateBankRuleInput,
+  CreateWebhookEndpointInput, UpdateWebhookEndpointInput,
 };
+
+export type WebhookEndpointView = WebhookEndpointViewType;
+/** The answer of a create or a secret rotation: the endpoint and its secret, which no other answer shows. */
+export type WebhookEndpointCreatedView = Static<typeof WebhookEndpointWithSecret>;
+export type WebhookDeliveryView = Static<typeof WebhookDeliverySchema>;
 
 export type RulePreviewView = Static<typeof RulePreview>;
 export type ReconciliationLineView = ReconciliationDetailView['outstanding'][number];

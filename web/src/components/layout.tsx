@@ -1,5 +1,6 @@
 /** The signed-in frame: navigation (a sidebar on desktop, a drawer on phones) and the page. */
 import { type ReactNode, useEffect, useState } from 'react';
+import type { PermissionKey } from '../api/types.js';
 import { useAuth, useUser } from '../auth/auth.js';
 import { Link, useLocation } from '../lib/router.js';
 import { Toasts } from '../lib/toast.js';
@@ -9,6 +10,8 @@ interface NavItem {
   label: string;
   icon: ReactNode;
   testId: string;
+  /** Shown only to users who hold it (or admin): a page that can do nothing else without it. */
+  permission?: PermissionKey;
 }
 
 const icon = (path: string) => (
@@ -42,6 +45,8 @@ const ADMIN_NAV: NavItem[] = [
   { to: '/currencies', label: 'Currencies', testId: 'nav-currencies', icon: icon('M12 3v18M16 7H10a3 3 0 000 6h4a3 3 0 010 6H7') },
   { to: '/rates', label: 'Exchange rates', testId: 'nav-rates', icon: icon('M4 8h13l-3-3M20 16H7l3 3') },
   { to: '/users', label: 'Users', testId: 'nav-users', icon: icon('M16 19v-1a4 4 0 00-4-4H7a4 4 0 00-4 4v1M9.5 10a3.5 3.5 0 100-7 3.5 3.5 0 000 7zM21 19v-1a4 4 0 00-3-3.9M16 3.1a3.5 3.5 0 010 6.8') },
+  { to: '/webhooks', label: 'Webhooks', testId: 'nav-webhooks', permission: 'webhooks:manage',
+    icon: icon('M9 17a3 3 0 11-3-3h5l3-6M15 8a3 3 0 113 3M18 17a3 3 0 11-2.6-1.5L12.5 11') },
   { to: '/settings', label: 'Settings', testId: 'nav-settings', icon: icon('M12 15a3 3 0 100-6 3 3 0 000 6zM19.4 15a1.7 1.7 0 00.3 1.8l.1.1a2 2 0 11-2.8 2.8l-.1-.1a1.7 1.7 0 00-2.9 1.2V21a2 2 0 11-4 0v-.1a1.7 1.7 0 00-2.9-1.2l-.1.1a2 2 0 11-2.8-2.8l.1-.1a1.7 1.7 0 00-1.2-2.9H3a2 2 0 110-4h.1a1.7 1.7 0 001.2-2.9l-.1-.1a2 2 0 112.8-2.8l.1.1a1.7 1.7 0 002.9-1.2V3a2 2 0 114 0v.1a1.7 1.7 0 002.9 1.2l.1-.1a2 2 0 112.8 2.8l-.1.1a1.7 1.7 0 001.2 2.9H21a2 2 0 110 4h-.1a1.7 1.7 0 00-1.5 1z') },
 ];
 
@@ -74,7 +79,8 @@ function NavList({ items, pathname }: { items: NavItem[]; pathname: string }) {
 
 export function AppLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
-  const { user } = useUser();
+  const { user, can } = useUser();
+  const adminNav = ADMIN_NAV.filter((item) => item.permission === undefined || can(item.permission));
   const { logout } = useAuth();
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
@@ -99,7 +105,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <p className="nav__heading">Reports</p>
         <NavList items={REPORT_NAV} pathname={pathname} />
         <p className="nav__heading">Administration</p>
-        <NavList items={ADMIN_NAV} pathname={pathname} />
+        <NavList items={adminNav} pathname={pathname} />
         <div className="nav__user">
           <div className="nav__user-text">
             <span className="nav__user-name" data-testid="current-user">{user.name}</span>

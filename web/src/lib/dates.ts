@@ -26,6 +26,12 @@ export function formatTimestamp(iso: string | null | undefined): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** A moment to the second (a delivery attempt's time): several may fall in one minute. */
+export function formatTimestampSeconds(iso: string | null | undefined): string {
+  if (!iso) return '';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
 /** The first and last day of the month after the one that contains `iso`. */
 export function nextMonth(iso: string): { start: string; end: string; name: string } {
   const [year, month] = iso.split('-').map(Number) as [number, number];
