@@ -88,6 +88,24 @@ async function createEndpoint(server: ServeProcess, types: string[] = ['entry.po
 
 const since = (got: Received[], from: number) => got.slice(from);
 
+/** Waits until the endpoint's stored state satisfies `done`; answers it. */
+async function endpointWhen(server: ServeProcess, id: string, done: (shown: any) => boolean, ms = 20_000): Promise<any> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const shown = (await call(server, 'GET', `/webhook-endpoints/${id}`)).body.data;
+    if (done(shown)) return shown;
+    if (Date.now() > deadline) throw new Error(`the endpoint did not get there: ${JSON.stringify(shown)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** `count` posts, one after the other; their ids. */
+async function posts(server: ServeProcess, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push(await post(server));
+  return ids;
+}
+
 describe('webhooks', () => {
   let server: ServeProcess;
   let endpoint: { id: string; secret: string };
@@ -108,6 +126,20 @@ describe('webhooks', () => {
     const shown = await call(server, 'GET', `/webhook-endpoints/${endpoint.id}`);
     expect(JSON.stringify(shown.body)).not.toContain(endpoint.secret);
     expect(JSON.stringify((await call(server, 'GET', '/webhook-endpoints')).body)).not.toContain('whsec_');
+  });
+
+  it('records each success of a batch as its own attempt and moves the cursor past them, over a kept-alive connection', async () => {
+    const { received: before, connections } = await receiver.received();
+    const ids = await posts(server, 20);
+    const got = since(await until((r) => r.length >= before.length + 20), before.length);
+    expect(got.map((r) => [r.id, r.status])).toEqual(ids.map((id) => [id, 200]));
+    const lastSeq = got.at(-1)!.event.seq as string;
+    await endpointWhen(server, endpoint.id, (shown) => shown.last_seq === lastSeq);
+    const deliveries = (await call(server, 'GET', `/webhook-endpoints/${endpoint.id}/deliveries?limit=20`)).body.data;
+    expect(deliveries.map((d: any) => [d.event_id, d.event_seq, d.attempt, d.status_code, d.error, d.next_attempt_at]).reverse())
+      .toEqual(got.map((r) => [r.id, r.event.seq, 1, 200, null, null]));
+    // One connection carries them all (a second at most, should the receiver close an idle one).
+    expect((await receiver.received()).connections - connections).toBeLessThanOrEqual(2);
   });
 
   it('retries a failed event with the same webhook-id, and holds later events until it succeeds', async () => {
@@ -195,6 +227,80 @@ describe('webhooks', () => {
     const got = since(await until((r) => ids.every((id) => r.slice(from).some((x) => x.id === id && x.status === 200)), 60_000), from);
     const delivered = got.filter((r) => r.status === 200).map((r) => r.id);
     expect(delivered.slice(0, 3)).toEqual(ids);
+  });
+
+  it('delivers a batch again, losing nothing, when the server dies between the 2xx answers and their record', async () => {
+    await call(server, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { is_active: false });
+    const ids = await posts(server, 10);
+    const from = (await receiver.received()).received.length;
+    // Re-enabled, the server delivers the ten back to back; it is killed right after the third 2xx,
+    // long before the batch is due to be recorded.
+    await receiver.killAfter(3, server.child.pid!);
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    await call(server, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { is_active: true });
+    await exited;
+    const atKill = since((await receiver.received()).received, from);
+    expect(atKill.slice(0, 3).map((r) => [r.id, r.status])).toEqual(ids.slice(0, 3).map((id) => [id, 200]));
+    server = await serve();
+    // The killed server's lease on the endpoint (30 s at most) expires first.
+    const got = since(await until((r) => r.slice(from).filter((x) => x.id === ids.at(-1) && x.status === 200).length > 0, 60_000), from);
+    const firsts = ids.map((id) => got.findIndex((r) => r.id === id && r.status === 200));
+    expect(firsts.every((index) => index >= 0)).toBe(true);
+    expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
+    // The first event's 2xx was not recorded when the server died: it was delivered again.
+    expect(got.filter((r) => r.id === ids[0]).length).toBeGreaterThanOrEqual(2);
+    const lastSeq = got.find((r) => r.id === ids.at(-1))!.event.seq as string;
+    await endpointWhen(server, endpoint.id, (shown) => shown.last_seq === lastSeq);
+    const deliveries = (await call(server, 'GET', `/webhook-endpoints/${endpoint.id}/deliveries?limit=50`)).body.data;
+    for (const id of ids) expect(deliveries.some((d: any) => d.event_id === id && d.status_code === 200), id).toBe(true);
+  }, 90_000);
+
+  it('honours a replay made while a batch of successes is not yet recorded: every event after the replay point again, in order', async () => {
+    await receiver.delay(25);
+    await call(server, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { is_active: false });
+    const ids = await posts(server, 20);
+    const from = (await receiver.received()).received.length;
+    await call(server, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { is_active: true });
+    const early = since(await until((r) => r.length >= from + 6), from);
+    const afterSeq = String(Number(early[0]!.event.seq) - 1);
+    expect((await call(server, 'POST', `/webhook-endpoints/${endpoint.id}/replay`, { after_seq: afterSeq })).status).toBe(200);
+    const mark = (await receiver.received()).received.length;
+    // Every event after the replay point arrives again after the replay, the last twenty in order.
+    const got = since(await until((r) => ids.every((id) => r.slice(mark).some((x) => x.id === id)), 30_000), mark);
+    await receiver.delay(0);
+    expect(got.slice(-20).map((r) => r.id)).toEqual(ids);
+    await endpointWhen(server, endpoint.id, (shown) => shown.last_seq === got.at(-1)!.event.seq);
+  }, 60_000);
+
+  it('honours a user disabling the endpoint while a batch is under way: delivery stops, and re-enabled goes on from the stored cursor', async () => {
+    // 100 ms an answer: the thirty take three seconds at least, far longer than the pass takes to notice.
+    await receiver.delay(100);
+    const from = (await receiver.received()).received.length;
+    const ids = await posts(server, 30);
+    await until((r) => r.slice(from).filter((x) => ids.includes(x.id)).length >= 4);
+    await call(server, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { is_active: false });
+    const mark = (await receiver.received()).received.length;
+    // Until nothing has arrived for a second (a pass that went on would deliver all thirty meanwhile).
+    let received = (await receiver.received()).received;
+    for (let quietSince = Date.now(); Date.now() - quietSince < 1_000;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const now = (await receiver.received()).received;
+      if (now.length !== received.length) quietSince = Date.now();
+      received = now;
+    }
+    // The pass notices at its next record (within 250 ms of its oldest unrecorded success), long before the thirty are through.
+    expect(received.length - mark).toBeLessThan(15);
+    expect(received.some((r, index) => index >= from && r.id === ids.at(-1))).toBe(false);
+    const stopped = (await call(server, 'GET', `/webhook-endpoints/${endpoint.id}`)).body.data;
+    expect(stopped.is_active).toBe(false);
+    await receiver.delay(0);
+    await call(server, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { is_active: true });
+    const got = since(await until((r) => r.slice(received.length).some((x) => x.id === ids.at(-1))), received.length);
+    // From the stored cursor: what was not recorded before the disable comes again, in order, up to the last.
+    const next = ids.findIndex((id) => id === got[0]!.id);
+    expect(next).toBeGreaterThanOrEqual(0);
+    expect(Number(got[0]!.event.seq)).toBe(Number(stopped.last_seq) + 1);
+    expect(got.map((r) => r.id)).toEqual(ids.slice(next));
   });
 
   it('with two servers on one database and one endpoint: every event delivered, in order, never two attempts at once', async () => {

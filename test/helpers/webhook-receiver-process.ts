@@ -32,8 +32,11 @@ export class Receiver {
   /** The statuses of the next answers, in turn; 200 after them. */
   respond(codes: number[]) { return this.control('/_respond', { codes }); }
   delay(ms: number) { return this.control('/_delay', { ms }); }
-  async received(): Promise<{ received: Received[]; overlaps: number }> {
-    return (await fetch(`${this.url}/_received`)).json() as Promise<{ received: Received[]; overlaps: number }>;
+  /** SIGKILLs `pid` right after answering the `count`-th delivery from now. */
+  killAfter(count: number, pid: number) { return this.control('/_kill_after', { count, pid }); }
+  /** What it received, how often two deliveries overlapped, and how many connections carried them. */
+  async received(): Promise<{ received: Received[]; overlaps: number; connections: number }> {
+    return (await fetch(`${this.url}/_received`)).json() as Promise<{ received: Received[]; overlaps: number; connections: number }>;
   }
 
   stop() {

@@ -3,8 +3,10 @@
  * delivery's Standard Webhooks signatures with its own code (not the ledger's), records each one
  * in arrival order with what it answered, notes when two deliveries overlap, and answers failures
  * on demand. Control: POST /_secrets {"secrets": [...]}, POST /_respond {"codes": [500, 410, ...]}
- * (answered in turn before 200s resume), POST /_delay {"ms": n}, GET /_received. It prints
- * "listening <port>" once ready.
+ * (answered in turn before 200s resume), POST /_delay {"ms": n}, POST /_kill_after {"count": n,
+ * "pid": p} (SIGKILLs process p right after answering the n-th delivery from now: a server that
+ * dies between a 2xx and its record), GET /_received (with `connections`: how many connections
+ * carried deliveries, to see them kept alive). It prints "listening <port>" once ready.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -15,6 +17,10 @@ let delayMs = 0;
 let inFlight = 0;
 let overlaps = 0;
 const received = [];
+/** Connections that carried at least one delivery (not the control calls). */
+const deliverySockets = new WeakSet();
+let connections = 0;
+let killAfter;
 
 function signatureOf(secret, id, timestamp, body) {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
@@ -42,7 +48,12 @@ const server = createServer((request, response) => {
     if (request.url === '/_secrets') { secrets = JSON.parse(body).secrets; return answer(200); }
     if (request.url === '/_respond') { codes = JSON.parse(body).codes; return answer(200); }
     if (request.url === '/_delay') { delayMs = JSON.parse(body).ms; return answer(200); }
-    if (request.url === '/_received') return answer(200, { received, overlaps });
+    if (request.url === '/_kill_after') { killAfter = JSON.parse(body); return answer(200); }
+    if (request.url === '/_received') return answer(200, { received, overlaps, connections });
+    if (!deliverySockets.has(request.socket)) {
+      deliverySockets.add(request.socket);
+      connections += 1;
+    }
     inFlight += 1;
     if (inFlight > 1) overlaps += 1;
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -55,6 +66,11 @@ const server = createServer((request, response) => {
     });
     inFlight -= 1;
     answer(status);
+    if (killAfter !== undefined && --killAfter.count === 0) {
+      const { pid } = killAfter;
+      killAfter = undefined;
+      setImmediate(() => process.kill(pid, 'SIGKILL'));
+    }
   });
 });
 server.listen(0, '127.0.0.1', () => process.stdout.write(`listening ${server.address().port}\n`));

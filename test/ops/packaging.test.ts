@@ -79,6 +79,19 @@ describe('the Dockerfile', () => {
     }
   });
 
+  it('is built and run with the commands the README and its own header give', () => {
+    const readme = read('README.md');
+    const header = read('Dockerfile').split('\n').filter((line) => line.startsWith('#')).join('\n');
+    for (const command of ['docker build -t ledger .', 'docker run -d -p 3000:3000 -v ledger-data:/data ledger']) {
+      expect(readme).toContain(`\n${command}\n`);
+      expect(read('docs/operations.md')).toContain(command);
+    }
+    expect(header).toContain('docker build -t ledger .');
+    expect(header).toContain('docker run -p 3000:3000 -v ledger-data:/data ledger');
+    // The port the README runs it on is the one the image listens on.
+    expect(steps.find((step) => step.keyword === 'EXPOSE')?.args).toBe('3000');
+  });
+
   it('checks its health with `ledger health`, which says ready for a running server and exit 6 for a stopped one', async () => {
     const check = final.find((step) => step.keyword === 'HEALTHCHECK')!.args;
     expect(check).toMatch(/CMD \["node", "bin\/ledger\.js", "health"\]$/);

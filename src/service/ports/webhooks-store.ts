@@ -70,5 +70,16 @@ export interface WebhooksWrites {
   claimDueWebhookEndpoints(owner: string, now: string, leaseUntil: string, limit: number): Promise<WebhookEndpoint[]>;
   /** Gives the lease back (only if `owner` still holds it). */
   releaseWebhookEndpoint(id: string, owner: string): Promise<void>;
-  insertWebhookDelivery(delivery: Omit<WebhookDelivery, 'seq'>): Promise<void>;
+  /** Records attempts (one, or a delivery pass's batch of successes); their seqs follow the order given. */
+  insertWebhookDeliveries(deliveries: readonly Omit<WebhookDelivery, 'seq'>[]): Promise<void>;
+  /**
+   * Applies `changes` to the endpoint only while `owner` holds its lease and the row is still as
+   * the deliverer last saw it (`expected`: no user replayed, changed, rotated, disabled or deleted
+   * it since); true when it did. A delivery's outcome moves an endpoint only through this, so it
+   * never overwrites a user's change nor another server's progress.
+   */
+  updateLeasedWebhookEndpoint(id: string, owner: string, expected: WebhookEndpointVersion, changes: WebhookEndpointChanges): Promise<boolean>;
 }
+
+/** What tells one state of an endpoint's row from a later one: every change by a user sets `updated_at`. */
+export type WebhookEndpointVersion = Pick<WebhookEndpoint, 'cursor_seq' | 'failed_attempts' | 'updated_at'>;

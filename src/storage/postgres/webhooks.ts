@@ -1,5 +1,7 @@
 /** Webhook endpoints and delivery attempts (service/ports/webhooks-store.ts). */
-import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointChanges, WebhooksReads, WebhooksWrites } from '../../service/ports/webhooks-store.js';
+import type {
+  WebhookDelivery, WebhookEndpoint, WebhookEndpointChanges, WebhookEndpointVersion, WebhooksReads, WebhooksWrites,
+} from '../../service/ports/webhooks-store.js';
 import {
   ENDPOINT_COLUMNS, endpointChanges, endpointValues, toWebhookDelivery, toWebhookEndpoint, type WebhookDeliveryRow, type WebhookEndpointRow,
 } from '../shared/webhooks.js';
@@ -60,9 +62,25 @@ export abstract class PostgresWebhooksWrites implements WebhooksWrites {
     await this.q.run('UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', id, owner);
   }
 
-  async insertWebhookDelivery(delivery: Omit<WebhookDelivery, 'seq'>): Promise<void> {
-    await this.q.run(`INSERT INTO webhook_deliveries (endpoint_id, event_seq, event_id, attempt, status_code, error, attempted_at,
-      next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, delivery.endpoint_id, delivery.event_seq, delivery.event_id,
-    delivery.attempt, delivery.status_code, delivery.error, delivery.attempted_at, delivery.next_attempt_at);
+  async updateLeasedWebhookEndpoint(id: string, owner: string, expected: WebhookEndpointVersion, changes: WebhookEndpointChanges): Promise<boolean> {
+    const entries = Object.entries(endpointChanges(changes)).filter(([, value]) => value !== undefined);
+    const at = entries.length;
+    return await this.q.run(`UPDATE webhook_endpoints SET ${entries.map(([column], index) => `${column} = $${index + 1}`).join(', ')}
+      WHERE id = $${at + 1} AND lease_owner = $${at + 2} AND cursor_seq = $${at + 3} AND failed_attempts = $${at + 4} AND updated_at = $${at + 5}`,
+    ...entries.map(([, value]) => value as string | number | boolean | null), id, owner, expected.cursor_seq, expected.failed_attempts,
+    expected.updated_at) === 1;
+  }
+
+  async insertWebhookDeliveries(deliveries: readonly Omit<WebhookDelivery, 'seq'>[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    // One statement for the batch (arrays, so the statement text stays one): the seqs follow the order given.
+    const column = (value: (delivery: Omit<WebhookDelivery, 'seq'>) => string | number | null) =>
+      deliveries.map((delivery) => { const v = value(delivery); return v === null ? null : String(v); });
+    await this.q.run(`INSERT INTO webhook_deliveries (endpoint_id, event_seq, event_id, attempt, status_code, error, attempted_at, next_attempt_at)
+      SELECT endpoint_id, event_seq, event_id, attempt, status_code, error, attempted_at, next_attempt_at
+      FROM unnest($1::text[], $2::bigint[], $3::text[], $4::integer[], $5::integer[], $6::text[], $7::text[], $8::text[])
+        WITH ORDINALITY AS d (endpoint_id, event_seq, event_id, attempt, status_code, error, attempted_at, next_attempt_at, place)
+      ORDER BY place`, column((d) => d.endpoint_id), column((d) => d.event_seq), column((d) => d.event_id), column((d) => d.attempt),
+    column((d) => d.status_code), column((d) => d.error), column((d) => d.attempted_at), column((d) => d.next_attempt_at));
   }
 }

@@ -1,5 +1,7 @@
 /** Webhook endpoints and delivery attempts (service/ports/webhooks-store.ts). */
-import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointChanges, WebhooksReads, WebhooksWrites } from '../../service/ports/webhooks-store.js';
+import type {
+  WebhookDelivery, WebhookEndpoint, WebhookEndpointChanges, WebhookEndpointVersion, WebhooksReads, WebhooksWrites,
+} from '../../service/ports/webhooks-store.js';
 import {
   ENDPOINT_COLUMNS, endpointChanges, endpointValues, toWebhookDelivery, toWebhookEndpoint, type WebhookDeliveryRow, type WebhookEndpointRow,
 } from '../shared/webhooks.js';
@@ -60,9 +62,19 @@ export abstract class SqliteWebhooksWrites implements WebhooksWrites {
     this.q.run('UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?', id, owner);
   }
 
-  async insertWebhookDelivery(delivery: Omit<WebhookDelivery, 'seq'>): Promise<void> {
-    this.q.run(`INSERT INTO webhook_deliveries (endpoint_id, event_seq, event_id, attempt, status_code, error, attempted_at, next_attempt_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, delivery.endpoint_id, delivery.event_seq, delivery.event_id, delivery.attempt, delivery.status_code,
-    delivery.error, delivery.attempted_at, delivery.next_attempt_at);
+  async updateLeasedWebhookEndpoint(id: string, owner: string, expected: WebhookEndpointVersion, changes: WebhookEndpointChanges): Promise<boolean> {
+    const entries = Object.entries(endpointChanges(changes)).filter(([, value]) => value !== undefined);
+    const values = entries.map(([, value]) => (typeof value === 'boolean' ? (value ? 1 : 0) : value as string | number | null));
+    return this.q.run(`UPDATE webhook_endpoints SET ${entries.map(([column]) => `${column} = ?`).join(', ')}
+      WHERE id = ? AND lease_owner = ? AND cursor_seq = ? AND failed_attempts = ? AND updated_at = ?`,
+    ...values, id, owner, expected.cursor_seq, expected.failed_attempts, expected.updated_at).changes === 1;
+  }
+
+  async insertWebhookDeliveries(deliveries: readonly Omit<WebhookDelivery, 'seq'>[]): Promise<void> {
+    for (const delivery of deliveries) {
+      this.q.run(`INSERT INTO webhook_deliveries (endpoint_id, event_seq, event_id, attempt, status_code, error, attempted_at, next_attempt_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, delivery.endpoint_id, delivery.event_seq, delivery.event_id, delivery.attempt, delivery.status_code,
+      delivery.error, delivery.attempted_at, delivery.next_attempt_at);
+    }
   }
 }

@@ -384,7 +384,7 @@ describe('storage contract: the store', () => {
     unmatchBankLine: true, insertBankRule: true, updateBankRule: true, deleteBankRule: true, insertReconciliation: true,
     markReconciliationLines: true, unmarkReconciliationLines: true, finishReconciliation: true, insertEvent: true,
     insertWebhookEndpoint: true, updateWebhookEndpoint: true, deleteWebhookEndpoint: true, claimDueWebhookEndpoints: true,
-    releaseWebhookEndpoint: true, insertWebhookDelivery: true,
+    releaseWebhookEndpoint: true, insertWebhookDeliveries: true, updateLeasedWebhookEndpoint: true,
     lockExchangeRates: true, upsertExchangeRate: true,
   };
 
