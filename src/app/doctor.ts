@@ -8,6 +8,7 @@
 import { constants, accessSync, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assertStrongJwtSecret } from '../service/auth/access-tokens.js';
+import { compareSchema } from '../service/ports/ledger-store.js';
 import { webhookSettingsFrom } from '../service/webhooks/settings.js';
 import { parseDatabaseLocation } from './database-location.js';
 import { metricsTokenFrom } from './metrics.js';
@@ -171,16 +172,14 @@ function schemaCheck(applied: number[] | undefined, known: number[], add: Add): 
     add('schema', 'fail', 'the database has no ledger schema', 'Run `ledger init` (or start `ledger serve`, which creates it)');
     return;
   }
-  const has = new Set(applied);
-  const missing = known.filter((version) => !has.has(version));
-  const newer = applied.filter((version) => !known.includes(version));
+  const { expected, missing, newer } = compareSchema(applied, known);
   if (newer.length > 0) {
     add('schema', 'warn', `the database has migrations this version does not know (${newer.join(', ')}): a newer ledger upgraded it`,
       'Run the newer version of ledger');
   } else if (missing.length > 0) {
-    add('schema', 'warn', `version ${Math.max(0, ...applied)} of ${Math.max(...known)}: migrations ${missing.join(', ')} will run when ledger serve or a command next opens it`,
+    add('schema', 'warn', `version ${Math.max(0, ...applied)} of ${expected}: migrations ${missing.join(', ')} will run when ledger serve or a command next opens it`,
       'Run `ledger init` now to upgrade it at a time of your choosing (docs/operations.md, "Upgrades")');
   } else {
-    add('schema', 'ok', `current (version ${Math.max(...known)})`);
+    add('schema', 'ok', `current (version ${expected})`);
   }
 }

@@ -7,8 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initLedger, openLedger } from '../../src/app/open-ledger.js';
-import { LOCAL_OPERATOR } from '../../src/service/actor.js';
+import { seedSalesBooks } from '../helpers/sales-books.js';
 import { BIN, cliEnv, ROOT } from '../helpers/cli.js';
 import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 import { createTestLocation, type TestLocation } from '../helpers/test-location.js';
@@ -23,17 +22,7 @@ const servers: ServeProcess[] = [];
 
 beforeAll(async () => {
   place = await createTestLocation('ledger-metrics');
-  await initLedger(place.location);
-  const service = await openLedger(place.location, undefined, { scryptCost: 2 ** 10 });
-  try {
-    const usd = await service.createFiatCurrency(LOCAL_OPERATOR, 'USD');
-    await service.createPeriod(LOCAL_OPERATOR, { name: '2026', start_date: '2026-01-01', end_date: '2026-12-31' });
-    cash = (await service.createAccount(LOCAL_OPERATOR, { account_number: '1000', name: 'Cash', currency_id: usd.id, account_type: 'asset', normal_balance: 'debit' })).id;
-    sales = (await service.createAccount(LOCAL_OPERATOR, { account_number: '4000', name: 'Sales', currency_id: usd.id, account_type: 'revenue', normal_balance: 'credit' })).id;
-    adminKey = (await service.createServiceAccount(null, { name: 'admin', permissions: { admin: true } })).api_key;
-  } finally {
-    await service.close();
-  }
+  ({ adminKey, cash, sales } = await seedSalesBooks(place.location));
 }, 60_000);
 
 afterAll(async () => {

@@ -87,7 +87,8 @@ async function runServerProgram(program: string, args: readonly string[], cpu?: 
   }
 }
 
-function freePort(): Promise<number> {
+/** A free TCP port of 127.0.0.1 (never 5432, so nothing started on it can meet a server of the machine). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

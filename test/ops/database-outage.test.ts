@@ -12,8 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initLedger, openLedger } from '../../src/app/open-ledger.js';
-import { LOCAL_OPERATOR } from '../../src/service/actor.js';
+import { seedSalesBooks } from '../helpers/sales-books.js';
 import { type Cluster, createDatabase, startCluster } from '../helpers/postgres-cluster.js';
 import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 
@@ -30,17 +29,7 @@ beforeAll(async () => {
   // their WAL (synchronous_commit stays on), so an acknowledged entry survives the crash.
   cluster = await startCluster({ settings: ['fsync=off', 'max_connections=40'] });
   url = await createDatabase(cluster.adminUrl, 'ledger');
-  await initLedger(url);
-  const service = await openLedger(url, undefined, { scryptCost: 2 ** 10 });
-  try {
-    const usd = await service.createFiatCurrency(LOCAL_OPERATOR, 'USD');
-    await service.createPeriod(LOCAL_OPERATOR, { name: '2026', start_date: '2026-01-01', end_date: '2026-12-31' });
-    cash = (await service.createAccount(LOCAL_OPERATOR, { account_number: '1000', name: 'Cash', currency_id: usd.id, account_type: 'asset', normal_balance: 'debit' })).id;
-    sales = (await service.createAccount(LOCAL_OPERATOR, { account_number: '4000', name: 'Sales', currency_id: usd.id, account_type: 'revenue', normal_balance: 'credit' })).id;
-    adminKey = (await service.createServiceAccount(null, { name: 'admin', permissions: { admin: true } })).api_key;
-  } finally {
-    await service.close();
-  }
+  ({ adminKey, cash, sales } = await seedSalesBooks(url));
   server = await startServe(url);
 }, 120_000);
 

@@ -10,8 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initLedger, openLedger } from '../../src/app/open-ledger.js';
-import { LOCAL_OPERATOR } from '../../src/service/actor.js';
+import { seedSalesBooks } from '../helpers/sales-books.js';
 import { type Cluster, createDatabase, startCluster } from '../helpers/postgres-cluster.js';
 import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 
@@ -32,17 +31,7 @@ beforeAll(async () => {
   standby = await startCluster({ settings: SETTINGS, standbyOf: primary.port });
   await createDatabase(primary.adminUrl, 'ledger');
   url = `postgres://postgres@127.0.0.1:${primary.port},127.0.0.1:${standby.port}/ledger?target_session_attrs=read-write`;
-  await initLedger(url);
-  const service = await openLedger(url, undefined, { scryptCost: 2 ** 10 });
-  try {
-    const usd = await service.createFiatCurrency(LOCAL_OPERATOR, 'USD');
-    await service.createPeriod(LOCAL_OPERATOR, { name: '2026', start_date: '2026-01-01', end_date: '2026-12-31' });
-    cash = (await service.createAccount(LOCAL_OPERATOR, { account_number: '1000', name: 'Cash', currency_id: usd.id, account_type: 'asset', normal_balance: 'debit' })).id;
-    sales = (await service.createAccount(LOCAL_OPERATOR, { account_number: '4000', name: 'Sales', currency_id: usd.id, account_type: 'revenue', normal_balance: 'credit' })).id;
-    adminKey = (await service.createServiceAccount(null, { name: 'admin', permissions: { admin: true } })).api_key;
-  } finally {
-    await service.close();
-  }
+  ({ adminKey, cash, sales } = await seedSalesBooks(url));
   servers.push(await startServe(url), await startServe(url));
 }, 180_000);
 

@@ -235,7 +235,7 @@ export class WebhookDeliverer {
           }, { occurredAt: attemptedAt });
           await tx.insertEvent({
             id: this.ctx.runtime.newId(), type: 'webhook_endpoint.disabled', occurred_at: attemptedAt, actor_id: null, request_id: null,
-            data: JSON.stringify({ ...endpointView(disabled) }),
+            data: JSON.stringify(endpointView(disabled)),
           });
         }
       }

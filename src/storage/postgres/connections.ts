@@ -12,7 +12,7 @@
 import pg from 'pg';
 import { StoreOpenError } from '../../service/ports/store-errors.js';
 import type { ConnectionPoolUse, LedgerObserver } from '../../service/ports/observer.js';
-import { isDatabaseUnreachable } from './outages.js';
+import { isDatabaseUnreachable, outageError } from './outages.js';
 import { describeHost, type HostPort, type PostgresTarget } from './target.js';
 
 /** How long a look waits for one host to answer before trying the next. */
@@ -85,8 +85,12 @@ export class FailoverPool {
     return describeHost(this.host);
   }
 
+  /** A statement on the pool; an unreachable database is told as UNAVAILABLE (outages.ts). */
   query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
-    return this.pool.query<R>(config).catch((error: unknown) => this.failed(error));
+    return this.pool.query<R>(config).catch((error: unknown) => {
+      this.suspect(error);
+      throw outageError(error);
+    });
   }
 
   connect(): Promise<pg.PoolClient> {

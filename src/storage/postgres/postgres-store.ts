@@ -34,7 +34,7 @@ import { PostgresWebhooksReads, PostgresWebhooksWrites } from './webhooks.js';
 import { PostgresRatesReads, PostgresRatesWrites } from './exchange-rates.js';
 import { PostgresBooksReads } from './ledger-reads.js';
 import { PostgresBooksWrites } from './posting.js';
-import { type Param, type PgExecutor, PgQueries } from './queries.js';
+import { type PgExecutor, PgQueries } from './queries.js';
 import { POSTGRES_MIGRATIONS } from './schema.js';
 import { PostgresCredentialReads, PostgresCredentialWrites } from './users.js';
 import { AccountCache } from '../shared/account-cache.js';
@@ -70,15 +70,6 @@ const TYPES = {
 const MIGRATION_LOCK = "hashtext('ledger.migrations')";
 /** How long a request waits for a new connection before it is answered 503 UNAVAILABLE. */
 const CONNECT_TIMEOUT_MS = 5_000;
-
-/** Statements on the pool, with an unreachable database told as UNAVAILABLE (outages.ts). */
-class PoolStatements implements PgExecutor {
-  constructor(private readonly pool: FailoverPool) {}
-
-  query<R extends pg.QueryResultRow>(config: pg.QueryConfig<Param[]>): Promise<pg.QueryResult<R>> {
-    return this.pool.query<R>(config).catch((error: unknown) => { throw outageError(error); });
-  }
-}
 
 /** The store's reads on the pool or one connection, every concern's (one file each) in one class. */
 interface PostgresReads extends PostgresBooksReads, PostgresCredentialReads, PostgresAuditReads, PostgresBankingReads, PostgresRatesReads,
@@ -291,7 +282,7 @@ class PostgresStore extends PostgresReads implements LedgerStore {
   private readonly writes: GroupCommit;
 
   constructor(private readonly pool: FailoverPool, observer: LedgerObserver | undefined) {
-    super(new PgQueries(new PoolStatements(pool), false));
+    super(new PgQueries(pool, false));
     this.writes = new GroupCommit(new PostgresGroups(pool), observer);
   }
 
