@@ -136,7 +136,8 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
                      catching up 20,000 events took about 80 s on this machine
   --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
   --profile          CPU-profile the server (FULL run)        BENCH_PROFILE=1
-                     (with --before: both builds, µs per entry by part of the code side by side)
+                     (with --before: both builds, µs per entry by part of the code side by side;
+                     with --webhooks N: a run with the endpoints too, both compared during the load)
   --keep             keep the temporary directory             BENCH_KEEP=1
   --reports-db FILE  run the reports on this SQLite ledger    BENCH_REPORTS_DB   (build one)
                      (built with the same --lines by bench/verify.ts --db FILE);

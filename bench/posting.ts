@@ -12,7 +12,7 @@ import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:modul
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  type BenchOptions, Client, closedLoop, type LatencySummary, ledgerCli, log, OtherCpu, processCpuSeconds, type Server,
+  type BenchOptions, Client, closedLoop, fmt, type LatencySummary, ledgerCli, log, OtherCpu, processCpuSeconds, type Server,
   startServer, stopServer, summarize,
 } from './lib.js';
 import { WEBHOOK_SERVER_ENV, WebhookCase, type WebhookDelivery } from './webhooks.js';
@@ -42,6 +42,8 @@ export interface PostingResult {
   webhookRun?: WebhookRun | undefined;
   /** With endpoints: how delivery kept up (bench/webhooks.ts). */
   webhooks?: WebhookDelivery | undefined;
+  /** Profiled: the same profile's samples taken during the measured load only (per measured entry). */
+  loadProfile?: ProfileSummary | undefined;
 }
 
 /**
@@ -83,7 +85,7 @@ export function prepareDatabase(db: string, bin?: string): string {
   return key;
 }
 
-async function createFixtures(client: Client): Promise<Setup> {
+export async function createFixtures(client: Client): Promise<Setup> {
   const currency = await client.json<{ data: { id: string } }>('POST', '/api/v1/currencies', {
     code: 'USD', name: 'US dollar', symbol: '$', asset_scale: 2, asset_type: 'fiat', caip19_id: 'swift:0/iso4217:USD',
   }, 201);
@@ -114,7 +116,7 @@ export function entryBody(debit: string, credit: string, index: number) {
   };
 }
 
-async function postOne(client: Client, debit: string, credit: string, index: number): Promise<string> {
+export async function postOne(client: Client, debit: string, credit: string, index: number): Promise<string> {
   const response = await client.request('POST', '/api/v1/journal-entries', entryBody(debit, credit, index));
   if (response.status !== 201) {
     throw new Error(`POST /api/v1/journal-entries #${index}: expected 201, got ${response.status}: ${response.body.slice(0, 500)}`);
@@ -210,11 +212,17 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
   const apiKey = prepareDatabase(db, build?.bin);
   const profileDir = join(dir, `profile-${tag}`);
   const nodeArgs = profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const server = await startServer(db, { LEDGER_SQLITE_SYNCHRONOUS: mode, ...WEBHOOK_SERVER_ENV }, 0, nodeArgs, build?.bin);
+  // BENCH_GROUP_METRICS=1 (a diagnostic: the metrics' hook costs every request a little): the
+  // server's /metrics read before and after the load, to log how many requests each write group
+  // committed during it.
+  const metricsToken = process.env.BENCH_GROUP_METRICS === '1' ? 'bench-metrics-token-0123456789' : undefined;
+  const server = await startServer(db, { LEDGER_SQLITE_SYNCHRONOUS: mode, ...WEBHOOK_SERVER_ENV,
+    ...(metricsToken ? { LEDGER_METRICS_TOKEN: metricsToken } : {}) }, 0, nodeArgs, build?.bin);
   log(`${tag}: ledger serve pid ${server.pid} at ${server.baseUrl}`);
   const client = new Client(server.baseUrl, options.concurrency, apiKey);
   let hooks: WebhookCase | undefined;
   let result: PostingResult;
+  const loadWindow = { from: 0, to: 0 };
   try {
     const setup = await createFixtures(client);
     if (options.warmup > 0) {
@@ -232,8 +240,17 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
     const receiver0 = hooks && processCpuSeconds(hooks.receiver.pid);
     const client0 = process.cpuUsage();
     const others = new OtherCpu(hooks ? [server.pid, hooks.receiver.pid] : [server.pid]);
+    const groups0 = metricsToken && await writeGroups(server.baseUrl, metricsToken);
+    loadWindow.from = monotonicMicros();
     const load = await closedLoop(options.entries, options.concurrency, options.maxSeconds,
       async (i) => { ids[i] = await postOne(client, setup.debitAccount, setup.creditAccount, i); });
+    loadWindow.to = monotonicMicros();
+    if (metricsToken && groups0) {
+      const groups1 = await writeGroups(server.baseUrl, metricsToken);
+      const count = groups1.count - groups0.count;
+      log(`${tag}: ${fmt(count)} write groups during the load, ${(count > 0 ? (groups1.jobs - groups0.jobs) / count : 0).toFixed(1)} jobs each, `
+        + `${(count > 0 ? ((groups1.seconds - groups0.seconds) / count) * 1000 : 0).toFixed(2)} ms each`);
+    }
     const cpu1 = processCpuSeconds(server.pid);
     const receiver1 = hooks && processCpuSeconds(hooks.receiver.pid);
     const clientUsage = process.cpuUsage(client0);
@@ -271,8 +288,18 @@ export async function runPosting(options: BenchOptions, dir: string, mode: SyncM
     await hooks?.stop();
     await stopServer(server);
   }
-  if (profile) result.profile = summarizeProfile(profileDir, options.warmup + result.entries);
+  if (profile) {
+    result.profile = summarizeProfile(profileDir, options.warmup + result.entries);
+    result.loadProfile = summarizeProfile(profileDir, result.entries, loadWindow);
+  }
   return result;
+}
+
+/** The write queue's totals from /metrics: groups committed, their jobs, and their seconds. */
+async function writeGroups(baseUrl: string, token: string): Promise<{ count: number; jobs: number; seconds: number }> {
+  const text = await (await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return { count: value('ledger_write_group_jobs_count'), jobs: value('ledger_write_group_jobs_sum'), seconds: value('ledger_write_group_seconds_sum') };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -398,6 +425,7 @@ export interface ProfileSummary {
 interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
 
 interface CpuProfile {
+  startTime: number;
   nodes: { id: number; callFrame: CallFrame }[];
   samples: number[];
   timeDeltas: number[];
@@ -439,7 +467,16 @@ function unbundled(frame: CallFrame, maps: Map<string, SourceMap | undefined>): 
   return { ...frame, url: new URL(entry.originalSource, frame.url).href, lineNumber: entry.originalLine, columnNumber: entry.originalColumn ?? 0 };
 }
 
-export function summarizeProfile(profileDir: string, entries: number): ProfileSummary | undefined {
+/**
+ * Microseconds on the clock V8's CPU profiles use for their timestamps (the monotonic clock, as
+ * process.hrtime), so that a window measured here selects a profile's samples.
+ */
+function monotonicMicros(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+/** `window`: only the samples taken within it (monotonicMicros() values), e.g. the measured load. */
+export function summarizeProfile(profileDir: string, entries: number, window?: { from: number; to: number }): ProfileSummary | undefined {
   let files: string[];
   try {
     files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
@@ -454,8 +491,11 @@ export function summarizeProfile(profileDir: string, entries: number): ProfileSu
   const functions = new Map<string, number>();
   const modules = new Map<string, number>();
   let totalUs = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, index) => {
     const delta = profile.timeDeltas[index] ?? 0;
+    at += delta;
+    if (window !== undefined && (at < window.from || at > window.to)) return;
     const frame = frames.get(id);
     if (!frame) return;
     totalUs += delta;

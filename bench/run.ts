@@ -100,6 +100,7 @@ function postingLabel(r: PostingResult, comparisonRuns: number): string {
   const base = `HTTP, synchronous=${r.mode}${r.profile ? ' (under --cpu-prof)' : ''}${r.build ? ` (${r.build} build)` : ''}`;
   if (r.webhookRun) {
     const n = r.webhookRun.endpoints;
+    if (r.profile) return `${base}, ${n} webhook endpoint${n > 1 ? 's' : ''}`;
     return `${base}, ${n === 0 ? 'no webhook endpoints' : `${n} webhook endpoint${n > 1 ? 's' : ''}`} (run ${r.webhookRun.order} of ${comparisonRuns})`;
   }
   return comparisonRuns > 0 && isPlainFull(r) ? `${base} (run 1 of ${comparisonRuns}, no webhook endpoints)` : base;
@@ -122,7 +123,7 @@ function median(values: number[]): number {
 
 /** Issue 26's comparison from the posting runs: undefined when the run had no runs with endpoints. */
 function webhookComparison(postings: PostingResult[]): WebhookComparison | undefined {
-  const withRuns = postings.filter((r) => (r.webhookRun?.endpoints ?? 0) > 0);
+  const withRuns = postings.filter((r) => (r.webhookRun?.endpoints ?? 0) > 0 && !r.profile);
   if (withRuns.length === 0) return undefined;
   const without = postings.filter((r) => isPlainFull(r) || r.webhookRun?.endpoints === 0);
   const withoutRate = median(without.map((r) => r.entriesPerSecond));
@@ -243,10 +244,19 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
     out.push(table(['comparison', 'entries/s', 'ratio'], rows));
   }
   for (const r of postings) {
-    if (r.profile) out.push('', profileSection(r.profile, `synchronous=${r.mode}${r.build ? `, ${r.build} build` : ''}`, keep));
+    if (r.profile) {
+      const endpoints = r.webhookRun?.endpoints ?? 0;
+      out.push('', profileSection(r.profile, `synchronous=${r.mode}${r.build ? `, ${r.build} build` : ''}`
+        + `${endpoints > 0 ? `, ${endpoints} active webhook endpoints, deliveries' catch-up included` : ''}`, keep));
+    }
   }
   const [after, before] = [postings.find((r) => r.profile && !r.build)?.profile, postings.find((r) => r.profile && r.build)?.profile];
   if (after && before) out.push('', profileComparison(before, after));
+  const profiledWith = postings.find((r) => r.profile && (r.webhookRun?.endpoints ?? 0) > 0);
+  const profiledWithout = postings.find((r) => r.profile && !r.build && !r.webhookRun);
+  if (profiledWith?.loadProfile && profiledWithout?.loadProfile) {
+    out.push('', profileComparison(profiledWithout.loadProfile, profiledWith.loadProfile, webhookComparisonLabels(profiledWith.webhookRun!.endpoints)));
+  }
   return `${out.join('\n')}\n`;
 }
 
@@ -279,7 +289,7 @@ const SMALL_US = 2;
  * Where the microseconds of a post go in the two builds, part by part (moduleGroup): CPU only,
  * "(idle)" (the thread waiting) shown apart and left out of the total.
  */
-function profileComparison(before: ProfileSummary, after: ProfileSummary): string {
+function profileComparison(before: ProfileSummary, after: ProfileSummary, labels = BUILD_COMPARISON): string {
   const grouped = (profile: ProfileSummary) => {
     const groups = new Map<string, number>();
     for (const m of profile.allModules) groups.set(moduleGroup(m.name), (groups.get(moduleGroup(m.name)) ?? 0) + m.selfMs);
@@ -302,15 +312,36 @@ function profileComparison(before: ProfileSummary, after: ProfileSummary): strin
   rows.push(['CPU, all parts', cell(cpu(before)), cell(cpu(after)), fmt(cpu(after) - cpu(before), 1)]);
   rows.push(['(idle: waiting, not CPU)', cell(us(before, before.idleMs)), cell(us(after, after.idleMs)), '']);
   const out: string[] = [];
-  out.push('### Server CPU per entry posted, before and after (synchronous=FULL, µs per entry, self time by part of the code)');
+  out.push(`### Server CPU per entry posted, ${labels.title} (synchronous=FULL, µs per entry, self time by part of the code)`);
   out.push('');
-  out.push(`Each profile covers the whole server life (start-up, fixtures, warm-up and measured posts) divided by the entries it `
-    + `posted (before ${fmt(before.entries)}, after ${fmt(after.entries)}; the start-up weighs more the fewer entries a run posts); `
-    + 'src/...: the ledger\'s own modules by directory, '
+  out.push(`${labels.covers(before, after)}; src/...: the ledger's own modules by directory, `
     + 'npm:...: each package, node internals: Node\'s own JavaScript and native code; "-" = no samples there.');
   out.push('');
-  out.push(table(['part', 'before µs', 'after µs', 'after − before µs'], rows));
+  out.push(table(['part', `${labels.before} µs`, `${labels.after} µs`, `${labels.after} − ${labels.before} µs`], rows));
   return out.join('\n');
+}
+
+interface ComparisonLabels {
+  title: string;
+  before: string;
+  after: string;
+  covers: (before: ProfileSummary, after: ProfileSummary) => string;
+}
+
+/** Two builds (--before --profile): each profile's whole server life. */
+const BUILD_COMPARISON: ComparisonLabels = {
+  title: 'before and after', before: 'before', after: 'after',
+  covers: (before, after) => `Each profile covers the whole server life (start-up, fixtures, warm-up and measured posts) divided by the `
+    + `entries it posted (before ${fmt(before.entries)}, after ${fmt(after.entries)}; the start-up weighs more the fewer entries a run posts)`,
+};
+
+/** Issue 26 (--profile with --webhooks N): the measured load only, so that the catch-up after it is not counted. */
+function webhookComparisonLabels(endpoints: number): ComparisonLabels {
+  return {
+    title: `without and with ${endpoints} active webhook endpoints`, before: 'without', after: 'with',
+    covers: (before, after) => `Each profile's samples during the measured load only (not the warm-up, nor the deliveries' catch-up after `
+      + `the load), divided by the load's entries (without ${fmt(before.entries)}, with ${fmt(after.entries)})`,
+  };
 }
 
 function authSection(auth: AuthResult, store: string): string {
@@ -821,6 +852,10 @@ async function main(): Promise<number> {
       if (options.profile) {
         log('posting again under node --cpu-prof (synchronous=FULL)');
         postings.push(await runPosting(options, dir, 'FULL', true));
+        if (options.webhooks > 0) {
+          log(`posting again under node --cpu-prof with ${options.webhooks} active webhook endpoints (synchronous=FULL)`);
+          postings.push(await runPosting(options, dir, 'FULL', true, undefined, { endpoints: options.webhooks, order: 0 }));
+        }
       }
       if (options.before) {
         const build: OtherBuild = { label: `before (${basename(options.before)})`, bin: join(options.before, 'bin', 'ledger.js') };

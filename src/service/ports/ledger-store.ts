@@ -84,6 +84,12 @@ export interface LedgerStore extends LedgerReads {
    */
   write<T>(work: (tx: LedgerTx) => Promise<T>, options?: WriteOptions): Promise<T>;
   /**
+   * Resolves once this process has no write queued or running (at once when it has none), or
+   * after `maxWaitMs`: how work in the background (webhook delivery) gives way to the writes the
+   * requests are waiting for while they keep the queue full.
+   */
+  writesIdle(maxWaitMs: number): Promise<void>;
+  /**
    * Runs `work` on one consistent snapshot of committed data: every read inside sees the same
    * state, whatever other processes commit meanwhile. Reports and any answer built from several
    * reads use it.

@@ -294,6 +294,10 @@ class PostgresStore extends PostgresReads implements LedgerStore {
     return this.writes.enqueue(work, options);
   }
 
+  writesIdle(maxWaitMs: number): Promise<void> {
+    return this.writes.writesIdle(maxWaitMs);
+  }
+
   async read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T> {
     const connection = await this.pool.connect().catch((error: unknown) => { throw outageError(error); });
     try {

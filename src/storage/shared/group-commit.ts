@@ -75,6 +75,8 @@ export class GroupCommit {
   private readonly queue: WriteJob[] = [];
   private scheduled = false;
   private flushing = false;
+  /** Those waiting for the queue to have nothing queued or running (writesIdle). */
+  private idleWaiters: (() => void)[] = [];
   private readonly sealing = new AuditSealing((work) => this.enqueue(work, { first: true }));
 
   constructor(private readonly driver: GroupDriver, private readonly observer: LedgerObserver = SILENT_OBSERVER) {}
@@ -97,6 +99,42 @@ export class GroupCommit {
     while (this.flushing || this.scheduled || this.queue.length > 0) {
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /**
+   * Resolves once no job is queued or running (at once when none is), or after `maxWaitMs`,
+   * whichever comes first: how work in the background yields to writes (LedgerStore.writesIdle).
+   */
+  writesIdle(maxWaitMs: number): Promise<void> {
+    if (this.idle()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.idleWaiters = this.idleWaiters.filter((waiter) => waiter !== done);
+        resolve();
+      }, maxWaitMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.idleWaiters.push(done);
+    });
+  }
+
+  /**
+   * Called a turn of the event loop after a group ended with nothing queued: by then the answers
+   * of its jobs went out, their callers' next writes were queued and the requests that had arrived
+   * were read. Still idle, the waiters go on; otherwise they wait for a later group's end (or their
+   * time), so that a queue kept full by the same callers never looks idle between two groups.
+   */
+  private wakeIdleWaiters(): void {
+    if (!this.idle() || this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const waiter of waiters) waiter();
+  }
+
+  private idle(): boolean {
+    return !this.flushing && !this.scheduled && this.queue.length === 0;
   }
 
   /** The next group starts after this event-loop turn, so that the jobs queued in it join. */
@@ -127,6 +165,7 @@ export class GroupCommit {
     } finally {
       this.flushing = false;
       if (this.queue.length > 0) this.schedule();
+      else if (this.idleWaiters.length > 0) setImmediate(() => this.wakeIdleWaiters());
     }
   }
 

@@ -221,6 +221,10 @@ class SqliteStore extends SqliteReads implements LedgerStore {
     return this.writes.enqueue(work, options);
   }
 
+  writesIdle(maxWaitMs: number): Promise<void> {
+    return this.writes.writesIdle(maxWaitMs);
+  }
+
   async read<T>(work: (reads: LedgerReads) => Promise<T>): Promise<T> {
     // Each snapshot has a connection of its own: the WAL snapshot starts at its first read and
     // lasts until COMMIT, and no other request's reads can land inside it.

@@ -344,6 +344,38 @@ describe('storage contract: the store', () => {
     }
   });
 
+  it('tells when its write queue has nothing queued or running: at once when idle, after the writes, or after the wait at most', async () => {
+    const opened = await openStoreForTest();
+    const { store } = opened;
+    let release = () => {};
+    try {
+      // Idle: at once (before a timer of the wait could fire).
+      expect(await Promise.race([store.writesIdle(60_000).then(() => 'idle'), new Promise((resolve) => { setTimeout(resolve, 1_000, 'waited'); })]))
+        .toBe('idle');
+      // A write held open, and two more queued behind it: idle only once all three committed.
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      const order: string[] = [];
+      const writes = [
+        store.write(async (tx) => { await tx.setSetting('held', 'yes'); await held; }).then(() => order.push('write 1')),
+        store.write(async (tx) => tx.setSetting('queued', '1')).then(() => order.push('write 2')),
+        store.write(async (tx) => tx.setSetting('queued', '2')).then(() => order.push('write 3')),
+      ];
+      const idle = store.writesIdle(60_000).then(() => order.push('idle'));
+      // Only the wait's end answers while the writes are held: 50 ms, not a minute.
+      const started = Date.now();
+      await store.writesIdle(50);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(order).toEqual([]);
+      release();
+      await Promise.all([...writes, idle]);
+      expect(order).toEqual(['write 1', 'write 2', 'write 3', 'idle']);
+      expect(await store.getSetting('queued')).toBe('2');
+    } finally {
+      release();
+      await opened.close();
+    }
+  });
+
   it('knows its schema is current: every migration applied, none unknown', async () => {
     const opened = await openStoreForTest();
     try {
@@ -358,7 +390,7 @@ describe('storage contract: the store', () => {
 
   /** Listed here so that a method added to the port fails to compile until the suite knows it. */
   const STORE_METHODS: Record<keyof LedgerStore, true> = {
-    write: true, read: true, ping: true, schemaState: true, connectionPool: true, close: true,
+    write: true, writesIdle: true, read: true, ping: true, schemaState: true, connectionPool: true, close: true,
     getCurrency: true, listCurrencies: true, getAccount: true, getAccounts: true, listAccounts: true, listSubAccounts: true,
     allAccounts: true, accountTotals: true, accountDailyTotals: true, closingDailyTotals: true, closingTotals: true, listAccountLines: true, listSideAmounts: true, getPeriod: true,
     findPeriodContaining: true, findOverlappingPeriods: true, periodHasEntries: true, accountUses: true, listPeriods: true, getEntry: true, getEntries: true, listEntries: true,
@@ -392,7 +424,7 @@ describe('storage contract: the store', () => {
     const opened = await openStoreForTest();
     try {
       const store: LedgerStore = opened.store;
-      const readNames = Object.keys(STORE_METHODS).filter((name) => !['write', 'read', 'ping', 'schemaState', 'connectionPool', 'close'].includes(name));
+      const readNames = Object.keys(STORE_METHODS).filter((name) => !['write', 'writesIdle', 'read', 'ping', 'schemaState', 'connectionPool', 'close'].includes(name));
       for (const name of Object.keys(STORE_METHODS)) expect(typeof store[name as keyof LedgerStore], name).toBe('function');
       const inRead = await store.read(async (reads) => readNames.filter((name) => typeof (reads as unknown as Record<string, unknown>)[name] !== 'function'));
       expect(inRead).toEqual([]);
