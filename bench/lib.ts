@@ -127,7 +127,7 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --webhooks N       active webhook endpoints of the posting  BENCH_WEBHOOKS     (3)
                      runs with webhooks (FULL, each endpoint for every event, on a
                      receiver of the bench's on CPU 1; issue 26); 0 = no such runs
-  --webhook-runs R   posting runs with the endpoints, and as  BENCH_WEBHOOK_RUNS (2)
+  --webhook-runs R   posting runs with the endpoints, and as  BENCH_WEBHOOK_RUNS (4)
                      many without, in the order without, with, with, without, ...
                      (the plain FULL run is the first without); medians compared
   --webhook-catch-up S                                        BENCH_WEBHOOK_CATCH_UP (300)
@@ -231,7 +231,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     bulkLines,
     bulkBatch,
     webhooks: nonNegativeInt('--webhooks', pick('webhooks', 'BENCH_WEBHOOKS', '3')),
-    webhookRuns: positiveInt('--webhook-runs', pick('webhook-runs', 'BENCH_WEBHOOK_RUNS', '2')),
+    webhookRuns: positiveInt('--webhook-runs', pick('webhook-runs', 'BENCH_WEBHOOK_RUNS', '4')),
     webhookCatchUpSeconds: positiveInt('--webhook-catch-up', pick('webhook-catch-up', 'BENCH_WEBHOOK_CATCH_UP', '300')),
   };
 }

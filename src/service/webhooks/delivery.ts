@@ -26,8 +26,8 @@
  *   queued or running (LedgerStore.writesIdle), YIELD_MS at most. While requests keep the queue
  *   full (a saturating load), each endpoint gets an attempt every YIELD_MS, so delivery costs
  *   posting little and falls behind; once the load eases it runs in the gaps at full speed and
- *   catches up. Under a moderate load it also delivered more than attempts made regardless
- *   (docs/benchmarks.md, "Issue 26's goal"): an attempt in a gap is not held up by the posts.
+ *   catches up. Under a load that does not saturate the server it delivered as much as without
+ *   the yielding (docs/benchmarks.md, "Issue 26's goal met").
  * - Every outcome moves the endpoint only if this server still holds the lease and the row is as
  *   the pass last saw it (`updateLeasedWebhookEndpoint`). When a user changed it meanwhile
  *   (replayed, changed, rotated, disabled, deleted) the attempts are recorded (unless it was
