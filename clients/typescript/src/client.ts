@@ -8,6 +8,7 @@ import createClient, { type Client, type ClientPathsWithMethod, type FetchRespon
 import { AMOUNT_FIELDS } from './amount-fields.js';
 import { serializeBody, withAmounts } from './amounts.js';
 import { apiErrorFrom } from './errors.js';
+import { type EventStreamOptions, type LedgerEvent, streamEvents } from './events.js';
 import { eachItem } from './pagination.js';
 import { retryingFetch, type RetryOptions } from './retries.js';
 import type { paths } from './schema.js';
@@ -57,6 +58,12 @@ export interface LedgerClient {
   DELETE: Call<'delete'>;
   /** Every item of a list endpoint, following `next_cursor` page after page. */
   each<P extends ListPath>(path: P, ...init: InitArgs<P, 'get', Init<P, 'get'>>): AsyncGenerator<ListItem<P>, void, undefined>;
+  /**
+   * The change feed as it happens (the SSE stream, events.ts): every event once, in seq order,
+   * resumed from the last one received after a dropped connection; ends when the loop does or the
+   * signal fires.
+   */
+  events(options?: EventStreamOptions): AsyncGenerator<LedgerEvent, void, undefined>;
   /** The underlying openapi-fetch client (no amount conversion, errors returned, not thrown). */
   raw: RawClient;
 }
@@ -72,6 +79,7 @@ const idempotencyKeys: Middleware = {
 };
 
 export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
+  const send = options.fetch ?? ((request: Request) => fetch(request));
   const raw = createClient<paths, Media>({
     baseUrl: options.baseUrl,
     fetch: retryingFetch(options.retry, options.fetch),
@@ -96,6 +104,9 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
       const query = { ...init?.params?.query, ...(cursor === undefined ? {} : { cursor }) };
       return get(path, { ...init, params: { ...init?.params, query } }) as never;
     })) as LedgerClient['each'],
+    events: (streamOptions) => streamEvents({
+      baseUrl: options.baseUrl, fetch: send, headers: options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` },
+    }, streamOptions),
     raw,
   };
 }
