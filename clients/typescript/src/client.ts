@@ -80,11 +80,12 @@ const idempotencyKeys: Middleware = {
 
 export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
   const send = options.fetch ?? ((request: Request) => fetch(request));
+  const headers: Record<string, string> = options.apiKey === undefined ? {} : { Authorization: `Bearer ${options.apiKey}` };
   const raw = createClient<paths, Media>({
     baseUrl: options.baseUrl,
-    fetch: retryingFetch(options.retry, options.fetch),
+    fetch: retryingFetch(options.retry, send),
     bodySerializer: serializeBody,
-    headers: options.apiKey === undefined ? {} : { Authorization: `Bearer ${options.apiKey}` },
+    headers,
   });
   if (options.idempotencyKeys !== false) raw.use(idempotencyKeys);
 
@@ -104,9 +105,7 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
       const query = { ...init?.params?.query, ...(cursor === undefined ? {} : { cursor }) };
       return get(path, { ...init, params: { ...init?.params, query } }) as never;
     })) as LedgerClient['each'],
-    events: (streamOptions) => streamEvents({
-      baseUrl: options.baseUrl, fetch: send, headers: options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` },
-    }, streamOptions),
+    events: (streamOptions) => streamEvents({ baseUrl: options.baseUrl, fetch: send, headers }, streamOptions),
     raw,
   };
 }

@@ -12,6 +12,7 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { ListItem } from './client.js';
 import { apiErrorFrom } from './errors.js';
+import { retryAfterMs } from './retries.js';
 
 /** One event of the feed, as the list endpoint answers it (its `data` as the server sent it). */
 export type LedgerEvent = ListItem<'/api/v1/events'>;
@@ -55,7 +56,7 @@ export async function* streamEvents(transport: StreamTransport, options: EventSt
       response = await transport.fetch(new Request(url, { headers, signal }));
     } catch {
       if (aborted()) return;
-      delay = await pause(delay, undefined, signal);
+      delay = await pause(delay, null, signal);
       continue;
     }
     if (!response.ok || response.body === null) {
@@ -81,14 +82,13 @@ export async function* streamEvents(transport: StreamTransport, options: EventSt
       // The consumer left the loop, or the stream ended: the connection is given back.
       await reader.cancel().catch(() => {});
     }
-    delay = await pause(delay, undefined, signal);
+    delay = await pause(delay, null, signal);
   }
 }
 
-/** Waits `delay` ms (or what `retryAfter` says, in seconds), unless the signal ends it; the next delay. */
-async function pause(delay: number, retryAfter: string | null | undefined, signal: AbortSignal | undefined): Promise<number> {
-  const seconds = retryAfter === null || retryAfter === undefined ? Number.NaN : Number(retryAfter);
-  const wait = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : delay;
+/** Waits `delay` ms (or what `Retry-After` asks for), unless the signal ends it; the next delay. */
+async function pause(delay: number, retryAfter: string | null, signal: AbortSignal | undefined): Promise<number> {
+  const wait = retryAfterMs(retryAfter) ?? delay;
   await new Promise<void>((resolve) => {
     if (signal?.aborted === true) { resolve(); return; }
     const timer = setTimeout(done, wait);

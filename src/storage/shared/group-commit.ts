@@ -96,7 +96,7 @@ export class GroupCommit {
 
   /** Resolves once nothing is queued or running. */
   async drain(): Promise<void> {
-    while (this.flushing || this.scheduled || this.queue.length > 0) {
+    while (!this.idle()) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
