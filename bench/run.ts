@@ -250,7 +250,7 @@ function report(postings: PostingResult[], auth: AuthResult | undefined, baselin
         + `${endpoints > 0 ? `, ${endpoints} active webhook endpoints, deliveries' catch-up included` : ''}`, keep));
     }
   }
-  const [after, before] = [postings.find((r) => r.profile && !r.build)?.profile, postings.find((r) => r.profile && r.build)?.profile];
+  const [after, before] = [postings.find((r) => r.profile && !r.build && !r.webhookRun)?.profile, postings.find((r) => r.profile && r.build)?.profile];
   if (after && before) out.push('', profileComparison(before, after));
   const profiledWith = postings.find((r) => r.profile && (r.webhookRun?.endpoints ?? 0) > 0);
   const profiledWithout = postings.find((r) => r.profile && !r.build && !r.webhookRun);

@@ -27,7 +27,7 @@
  *   full (a saturating load), each endpoint gets an attempt every YIELD_MS, so delivery costs
  *   posting little and falls behind; once the load eases it runs in the gaps at full speed and
  *   catches up. Under a load that does not saturate the server it delivered as much as without
- *   the yielding (docs/benchmarks.md, "Issue 26's goal met").
+ *   the yielding (docs/benchmarks.md, "Issue 26's goal").
  * - Every outcome moves the endpoint only if this server still holds the lease and the row is as
  *   the pass last saw it (`updateLeasedWebhookEndpoint`). When a user changed it meanwhile
  *   (replayed, changed, rotated, disabled, deleted) the attempts are recorded (unless it was
