@@ -56,7 +56,11 @@ describe('the entry form at every width', { timeout: 120_000 }, () => {
       await expectText(form.posted, `Toast check at ${viewport.width}`);
       const toast = page.getByTestId('toast');
       await expectVisible(toast);
+      // The toasts are placed again on the window's scroll event, which the browser sends with its
+      // next frame, not during scrollTo: so each check waits for the frame after the scroll first.
+      const nextFrame = () => page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
       const check = async (when: string) => {
+        await nextFrame();
         const toastBox = await box(page, 'toast');
         for (const button of ['entry-submit', 'entry-submit-new']) {
           expect(overlap(toastBox, await box(page, button)), `the toast covers ${button} ${when}`).toBe(false);

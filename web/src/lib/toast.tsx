@@ -57,6 +57,9 @@ export function Toasts() {
     const observer = new ResizeObserver(place);
     observer.observe(element);
     for (const bar of document.querySelectorAll('.form-actions--sticky')) observer.observe(bar);
+    // A form that grows (a line added) can make its bar stick to the window's bottom without a
+    // scroll or a change of the bar's own size: the page's height changes then.
+    observer.observe(document.body);
     return () => {
       window.removeEventListener('scroll', place);
       window.removeEventListener('resize', place);
