@@ -55,6 +55,12 @@ export const BankStatement = Type.Object({
 });
 export type BankStatementView = Static<typeof BankStatement>;
 
+export const BankStatementDryRun = Type.Object({
+  dry_run: Type.Literal(true),
+  statement: BankStatement,
+}, { description: 'What the import would store (its id and imported_at are provisional): the period, the balances and how many lines are new or already in the books' });
+export type BankStatementDryRunView = Static<typeof BankStatementDryRun>;
+
 export const BankStatementListQuery = Type.Object({ account_id: Type.Optional(Id), ...PageQuery }, { additionalProperties: false });
 export type BankStatementListInput = Static<typeof BankStatementListQuery>;
 

@@ -278,6 +278,7 @@ export const USE_CASES = {
   import_bank_statement: writeUseCase({
     name: 'import_bank_statement', event: { type: 'bank_statement.imported' }, permission: 'bank:write', input: ImportStatementBody, idempotent: 'answer', creates: true,
     prepare: (ctx, actor, input) => bankStatements.importBankStatement(ctx, actor, input),
+    dryRun: (_ctx, _tx, statement) => ({ dry_run: true as const, statement }),
   }),
   get_bank_statement: readUseCase({
     name: 'get_bank_statement', permission: null, input: ById, run: (ctx, _actor, { id }) => bankStatements.getBankStatement(ctx, id),

@@ -2,12 +2,12 @@
  * Importing bank and card statements through the API, on both stores: every format, exact amounts
  * and balances, the duplicate rules (the same file is a 409; an overlapping download imports each
  * transaction once; two identical transactions on one day stay two lines), the all-or-nothing bad
- * file, which accounts may hold statements, and who may import.
+ * file, which accounts may hold statements, who may import, and the dry run that previews an import.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiFixture, createAccount, dataOf, expectError, newApiKey, startApi, walkPages } from '../helpers/api-fixture.js';
-import { bankBooks, bankLinesOf, importCsv, semicolonCsv } from '../helpers/bank-books.js';
+import { bankBooks, bankLinesOf, importCsv, SEMICOLON_MAPPING, semicolonCsv } from '../helpers/bank-books.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/bank/${name}`, import.meta.url));
 
@@ -79,6 +79,37 @@ describe('bank statements', () => {
       '2026-03-02 -120000 Miete März', '2026-03-03 -340 Kaffee Bohne', '2026-03-03 -340 Kaffee Bohne', '2026-03-03 -340 Kaffee Bohne',
       '2026-03-05 249999 Kunde ACME Rechnung 17', '2026-03-09 -990 Kontoführung',
     ]);
+  });
+
+  it('previews an import with dry_run=true: the counts and balances the import then stores, 200, and nothing stored or announced', async () => {
+    const books = await bankBooks(api);
+    const imports = async () => (await walkPages(api, '/api/v1/events?types=bank_statement.imported')).rows.length;
+    const eventsBefore = await imports();
+    const dryRun = (content: string, token?: string) => api.request('POST', '/api/v1/bank-statements?dry_run=true',
+      { account_id: books.bank.id, format: 'csv', content, csv: SEMICOLON_MAPPING },
+      token === undefined ? {} : { token });
+    const preview = dataOf(await dryRun(march), 200);
+    expect(preview.dry_run).toBe(true);
+    expect(preview.statement).toMatchObject({ account_id: books.bank.id, start_date: '2026-03-02', end_date: '2026-03-05', closing_balance: '629319',
+      line_count: 4, new_count: 4, duplicate_count: 0 });
+    expect(await bankLinesOf(api, `account_id=${books.bank.id}`)).toEqual([]);
+    expect((await walkPages(api, `/api/v1/bank-statements?account_id=${books.bank.id}`)).rows).toEqual([]);
+    expect(dataOf(await api.request('GET', `/api/v1/audit-log?action=bank_statement.import&target_id=${preview.statement.id}`))).toEqual([]);
+    expect(await imports()).toBe(eventsBefore);
+    // The import itself: what the preview said, under a new id.
+    const { id, imported_at: _at, ...previewed } = preview.statement;
+    const statement = dataOf(await importCsv(api, books.bank.id, march), 201);
+    expect(statement.id).not.toBe(id);
+    expect(statement).toMatchObject(previewed);
+    expect(await imports()).toBe(eventsBefore + 1);
+    // After it: the same file is a duplicate in a dry run too, and an overlapping one counts its duplicates.
+    expectError(await dryRun(march), 409, 'DUPLICATE', 'content');
+    const later = semicolonCsv([['05.03.2026', 'Kunde ACME Rechnung 17', '2.499,99', '6.293,19'], ['09.03.2026', 'Kontoführung', '-9,90', '6.283,29']]);
+    expect(dataOf(await dryRun(later), 200).statement).toMatchObject({ line_count: 2, new_count: 1, duplicate_count: 1 });
+    expect(await bankLinesOf(api, `account_id=${books.bank.id}`)).toHaveLength(4);
+    // A bad file and a key without bank:write are refused as the import refuses them.
+    expectError(await dryRun(semicolonCsv([['31.02.2026', 'Unmöglich', '-1,00', '3.799,00']])), 400, 'VALIDATION_ERROR', 'content');
+    expectError(await dryRun(march, await newApiKey(api, { 'journals:create': true })), 403, 'FORBIDDEN');
   });
 
   it('imports nothing from a file with one bad line, and the error names the line', async () => {

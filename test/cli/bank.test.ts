@@ -1,6 +1,6 @@
 /**
  * `ledger bank ...` on real SQLite files: importing every statement format (the file's bytes, so
- * encodings are detected as over HTTP), the duplicate file and the bad file, rules with amount bounds
+ * encodings are detected as over HTTP), its dry run, the duplicate file and the bad file, rules with amount bounds
  * typed in major units, the lines table with suggestions, posting by suggestion, accepting (all or
  * none), matching one line to several entries, candidates, excluding and unmatching, the API-key
  * rules of writes, and `--json` equal to what the HTTP API answers on the same file.
@@ -71,9 +71,25 @@ describe('ledger bank import', () => {
     books = await bankBooks(db);
   });
 
-  it('imports a CSV file with --map and prints the statement: its period, new and duplicate lines, the file\'s balances', () => {
-    const run = ledger(['bank', 'import', fixture('us-bank-checking.csv'), '--account', 'US checking', '--format', 'csv', '--map', US_MAP],
-      { db, apiKey: books.adminKey });
+  it('previews an import with --dry-run (the same summary, nothing stored), then imports a CSV file with --map and prints the statement', () => {
+    const args = ['bank', 'import', fixture('us-bank-checking.csv'), '--account', 'US checking', '--format', 'csv', '--map', US_MAP];
+    const preview = ledger([...args, '--dry-run'], { db, apiKey: books.adminKey });
+    expect(preview).toEqual({ status: 0, stderr: '', stdout: [
+      'Dry run, nothing imported. The import would store this statement:',
+      'Account:         1010 US checking',
+      'Format:          csv',
+      'Period:          2026-01-02 to 2026-01-09',
+      'Lines:           6 in the file: 6 new, 0 duplicate',
+      'Opening balance: 670.55 USD',
+      'Closing balance: 12.10 USD',
+      '',
+    ].join('\n') });
+    const previewJson = ledgerJson([...args, '--dry-run'], { db, apiKey: books.adminKey }).data;
+    expect(previewJson).toMatchObject({ dry_run: true, statement: { line_count: 6, new_count: 6, duplicate_count: 0, closing_balance: '1210' } });
+    expect(ledgerJson(['bank', 'statements', '--account', '1010'], { db }).data).toEqual([]);
+    expect(ledgerJson(['bank', 'lines', '--account', '1010'], { db }).data).toEqual([]);
+
+    const run = ledger(args, { db, apiKey: books.adminKey });
     const id = /Statement: +(\S+)/.exec(run.stdout)?.[1];
     expect(run).toEqual({ status: 0, stderr: '', stdout: [
       'Imported bank statement:',

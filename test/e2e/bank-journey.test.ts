@@ -111,6 +111,20 @@ describe('a bookkeeper imports, matches and reconciles a month of the bank accou
     await expectText(form.previewRow(10), /Kontoführungsentgelt\s+9\.90/);
     await e2e.screenshot(page, 'bank-import-mapping');
 
+    // "Check the file": the import's dry run, nothing stored.
+    await form.check.click();
+    await expectText(form.checkResult, /would add 5 new lines, for .*; the file's closing balance is 3,692\.40 EUR\./);
+    await expectHidden(form.history, 1_000);
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1440, height: 900 }, { width: 1280, height: 900 }]) {
+      await page.setViewportSize(viewport);
+      await form.checkResult.scrollIntoViewIfNeeded();
+      await e2e.screenshot(page, `bank-import-check-${viewport.width}`, { fullPage: false });
+    }
+    // Any change to what would be sent takes the answer back.
+    await page.getByTestId('mapping-balance').selectOption({ index: 0 });
+    await expectHidden(form.checkResult, 1_000);
+    await form.mapColumns({ balance: 'Saldo' });
+
     await form.submit.click();
     await expectVisible(form.result);
     await expectText(form.newCount, '5');
@@ -125,6 +139,8 @@ describe('a bookkeeper imports, matches and reconciles a month of the bank accou
     await form.chooseFile(FILE.name, FILE.bytes);
     await expectVisible(form.remembered);
     await expectCount(form.previewRows, 5);
+    await form.check.click();
+    await expectText(form.duplicate, 'This file was imported already');
     await form.submit.click();
     await expectText(form.duplicate, 'This file was imported already');
     await expectHidden(form.error, 1_000);

@@ -428,6 +428,12 @@ export const AMOUNT_FIELDS: Readonly<Record<string, AmountShape>> = {
     "properties": {
       "data": {
         "properties": {
+          "statement": {
+            "properties": {
+              "opening_balance": "amount",
+              "closing_balance": "amount"
+            }
+          },
           "opening_balance": "amount",
           "closing_balance": "amount"
         }

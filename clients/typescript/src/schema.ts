@@ -5701,10 +5701,13 @@ export interface paths {
             };
         };
         put?: never;
-        /** Import a statement file (CSV, OFX/QFX, CAMT.053): all of its new lines, or nothing */
+        /** Import a statement file (CSV, OFX/QFX, CAMT.053): all of its new lines, or nothing; dry_run=true stores nothing */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: run every rule of the post in a transaction that is rolled back; answer 200 with what would be posted and commit nothing */
+                    dry_run?: boolean;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -5749,6 +5752,41 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What the import would store (its id and imported_at are provisional): the period, the balances and how many lines are new or already in the books */
+                            data: {
+                                /** @enum {boolean} */
+                                dry_run: true;
+                                statement: {
+                                    /** @description Identifier (UUIDv7) */
+                                    id: string;
+                                    /** @description Identifier (UUIDv7) */
+                                    account_id: string;
+                                    format: "csv" | "ofx" | "camt053";
+                                    file_sha256: string;
+                                    /** @description ISO 8601 UTC timestamp */
+                                    imported_at: string;
+                                    imported_by: string | null;
+                                    start_date: string | null;
+                                    end_date: string | null;
+                                    opening_balance: bigint | null;
+                                    closing_balance: bigint | null;
+                                    display_opening_balance: string | null;
+                                    display_closing_balance: string | null;
+                                    line_count: number;
+                                    new_count: number;
+                                    duplicate_count: number;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 201: {
                     headers: {

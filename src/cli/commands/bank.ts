@@ -31,6 +31,7 @@ interface ImportOptions {
   account: string;
   format: 'csv' | 'ofx' | 'camt053';
   map?: string;
+  dryRun?: boolean;
 }
 
 interface LinesOptions {
@@ -63,6 +64,7 @@ export function registerBankCommands(program: Command): void {
     .requiredOption('--account <account>', 'the bank (asset) or card (liability) account the statement is of (id, number or name)')
     .addOption(new Option('--format <format>', 'the file\'s format').choices(FORMATS).makeOptionMandatory())
     .option('--map <mapping.json>', 'CSV only: a JSON file with the column mapping (the API\'s "csv" object)')
+    .option('--dry-run', 'read and check the file and count its new and duplicate lines as the import would; import nothing')
     .addHelpText('after', `
 The file's bytes are sent as they are: UTF-8 (with or without a BOM), Windows-1252, or what an XML
 declaration or OFX header says, detected exactly as over HTTP. OFX covers 1.x (SGML), 2.x and QFX;
@@ -73,6 +75,7 @@ The same file again is refused (DUPLICATE); lines imported before from an overla
 skipped and counted as duplicates. A file with one bad line imports nothing.
 
 Examples:
+  $ ledger bank import march.ofx --account 1000 --format ofx --dry-run --api-key tsk_...
   $ ledger bank import march.ofx --account 1000 --format ofx --api-key tsk_...
   $ ledger bank import giro.csv --account "Giro account" --format csv --map giro-mapping.json --api-key tsk_...`)
     .action(withService(async (service, global, options: ImportOptions, file: string) => {
@@ -89,9 +92,11 @@ Examples:
         content_base64: readInputBytes(file).toString('base64'),
         csv: options.map === undefined ? undefined : readJsonFile(options.map),
       });
-      const statement = await service.importBankStatement(actor, body);
-      if (global.json) printJson({ data: statement });
-      else printStatementSummary(statement, await accountLabels(service));
+      const { USE_CASES } = await import('../../service/use-cases.js');
+      const outcome = await service.execute(USE_CASES.import_bank_statement, { actor, input: body, dryRun: options.dryRun });
+      if (global.json) printJson({ data: outcome.data });
+      else if (outcome.kind === 'dry-run') printStatementSummary(outcome.data.statement, await accountLabels(service), true);
+      else printStatementSummary(outcome.data, await accountLabels(service));
     }));
 
   bank.command('statements')

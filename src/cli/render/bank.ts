@@ -23,11 +23,12 @@ export function printStatements(statements: readonly BankStatementView[], labels
     }), { rightAligned: [6, 7, 8, 9, 10] });
 }
 
-export function printStatementSummary(statement: BankStatementView, labels: AccountLabels): void {
+/** An import's statement; `dryRun`: what an import would store (nothing was). */
+export function printStatementSummary(statement: BankStatementView, labels: AccountLabels, dryRun = false): void {
   const code = labels.currencyCode(statement.account_id);
-  process.stdout.write('Imported bank statement:\n');
+  process.stdout.write(dryRun ? 'Dry run, nothing imported. The import would store this statement:\n' : 'Imported bank statement:\n');
   printFields([
-    ['Statement', statement.id],
+    ...(dryRun ? [] : [['Statement', statement.id] as [string, string]]),
     ['Account', labels.name(statement.account_id)],
     ['Format', statement.format],
     ['Period', statement.start_date === null ? null : `${statement.start_date} to ${statement.end_date}`],

@@ -5,9 +5,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import {
-  AcceptBankLinesBody, BankLine, BankLineListQuery, BankRule, BankRuleListQuery, BankStatement, BankStatementListQuery, Candidate, ClearLinesBody,
-  CreateBankRuleBody, ExcludeBankLineBody, ImportStatementBody, MatchBankLineBody, PostBankLineBody, PreviewBankRuleBody, Reconciliation,
-  ReconciliationDetail, ReconciliationListQuery, RulePreview, StartReconciliationBody, UpdateBankRuleBody,
+  AcceptBankLinesBody, BankLine, BankLineListQuery, BankRule, BankRuleListQuery, BankStatement, BankStatementDryRun, BankStatementListQuery,
+  Candidate, ClearLinesBody, CreateBankRuleBody, ExcludeBankLineBody, ImportStatementBody, MatchBankLineBody, PostBankLineBody, PreviewBankRuleBody,
+  Reconciliation, ReconciliationDetail, ReconciliationListQuery, RulePreview, StartReconciliationBody, UpdateBankRuleBody,
 } from '../../schemas/bank.js';
 import { IdParams, envelope, pageOf } from '../../schemas/common.js';
 import { DryRunQuery } from '../../schemas/dry-run.js';
@@ -31,8 +31,9 @@ export const bankRoutes: FastifyPluginAsyncTypebox<BankRouteOptions> = async (ap
   registerUseCaseRoutes(app, service, [
     useCaseRoute({
       method: 'POST', url: '/bank-statements', useCase: USE_CASES.import_bank_statement, bodyLimit: batchBodyLimitBytes,
-      schema: { tags: statements, summary: 'Import a statement file (CSV, OFX/QFX, CAMT.053): all of its new lines, or nothing',
-        body: ImportStatementBody, response: { 201: envelope(BankStatement), ...errorResponses } },
+      schema: { tags: statements, summary: 'Import a statement file (CSV, OFX/QFX, CAMT.053): all of its new lines, or nothing; dry_run=true stores nothing',
+        querystring: DryRunQuery, body: ImportStatementBody,
+        response: { 201: envelope(BankStatement), 200: envelope(BankStatementDryRun), ...errorResponses } },
     }),
     useCaseRoute({
       method: 'GET', url: '/bank-statements', useCase: USE_CASES.list_bank_statements, answersAsIs: true,

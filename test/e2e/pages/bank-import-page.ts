@@ -30,6 +30,9 @@ export class BankImportPage extends AppShell {
   readonly rawRows = this.page.getByTestId('mapping-raw');
   readonly previewRows = this.page.getByTestId('mapping-preview-row');
   readonly submit = this.page.getByTestId('import-submit');
+  readonly check = this.page.getByTestId('import-check');
+  readonly checkResult = this.page.getByTestId('import-check-result');
+  readonly history = this.page.getByTestId('statement-history');
   readonly result = this.page.getByTestId('import-result');
   readonly newCount = this.page.getByTestId('import-new-count');
   readonly closing = this.page.getByTestId('import-closing');

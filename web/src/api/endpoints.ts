@@ -1,7 +1,7 @@
 /** One typed function per API endpoint the UI uses. */
 import { request, requestWithStatus, type QueryValue } from './client.js';
 import type {
-  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
+  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementDryRunView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
   ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput, ReconciliationDetailView,
   ReconciliationView, RulePreviewView, StartReconciliationInput, UpdateBankRuleInput,
   AgedBalancesInput, AgedBalancesView, AccountBalanceView, AccountView, BalanceSheetInput, BalanceSheetView, ClosePeriodResult, CreateAccountInput, CreateCurrencyInput,
@@ -127,6 +127,8 @@ export const bankStatements = {
     page<BankStatementView>(`${API}/bank-statements`, { account_id: accountId, limit: 200, cursor }),
   all: (accountId: string | undefined) => fetchAll((cursor) => bankStatements.list(accountId, cursor)),
   import: (input: ImportStatementInput) => post<BankStatementView>(`${API}/bank-statements`, input),
+  /** The import's dry run: what it would store (new and duplicate lines, period, balances); nothing is. */
+  check: (input: ImportStatementInput) => post<BankStatementDryRunView>(`${API}/bank-statements`, input, { dry_run: true }),
 };
 
 export const bankLines = {

@@ -20,8 +20,8 @@ import type {
 } from '../../../src/schemas/user.js';
 import type { PermissionKey } from '../../../src/service/actor.js';
 import type {
-  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
-  CsvMappingInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput,
+  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementDryRunView, BankStatementView, CandidateView, ClearLinesInput,
+  CreateBankRuleInput, CsvMappingInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput,
   ReconciliationDetailView, ReconciliationView, StartReconciliationInput, UpdateBankRuleInput, RulePreview,
 } from '../../../src/schemas/bank.js';
 import type {
@@ -35,8 +35,8 @@ export type {
   GeneralLedgerView, IncomeStatementInput, TrialBalanceInput, SettingsView, UpdateSettingsInput, CreateServiceAccountInput,
   CreateUserInput, LoginInput, ServiceAccountCreatedView, SetupInput, TokenPairView, UpdateUserInput, UserView, PermissionKey,
   AgedBalancesInput, AgedBalancesView, ExchangeRateListInput, ExchangeRateView, SetExchangeRateInput,
-  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
-  CsvMappingInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput,
+  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementDryRunView, BankStatementView, CandidateView, ClearLinesInput,
+  CreateBankRuleInput, CsvMappingInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput,
   ReconciliationDetailView, ReconciliationView, StartReconciliationInput, UpdateBankRuleInput,
   CreateWebhookEndpointInput, UpdateWebhookEndpointInput,
 };

@@ -2,10 +2,12 @@
  * Importing a bank or card statement (`/bank/import`): the account, the file (sent as its bytes)
  * and the format, guessed from the file's extension. A CSV file gets a mapping preview: its first
  * rows split into columns, each column's role chosen (or remembered from the last import into
- * the account), and the rows as the import will read them. The server is the authority: its
- * refusal, which names the file's line, is shown as it comes.
+ * the account), and the rows as the import will read them. "Check the file" asks the server for
+ * the import's dry run (how many lines are new and how many were imported before, the period and
+ * balances; nothing is stored). The server is the authority: its refusal, which names the file's
+ * line, is shown as it comes.
  */
-import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../api/client.js';
 import { bankStatements } from '../../api/endpoints.js';
 import type { BankStatementView, CsvMappingInput, StatementFormat } from '../../api/types.js';
@@ -59,6 +61,14 @@ export function BankImportPage() {
   const [format, setFormat] = useState<StatementFormat>('csv');
   const [mapping, setMapping] = useState<{ draft: MappingDraft; remembered: boolean } | null>(null);
   const [result, setResult] = useState<BankStatementView | null>(null);
+  /** The dry run's answer for the file, account, format and columns as they stand (cleared when one changes). */
+  const [checked, setCheckedState] = useState<BankStatementView | null>(null);
+  /** Counts the changes, so that a check answered after one is not shown for what is there now. */
+  const changes = useRef(0);
+  const setChecked = (value: null) => {
+    changes.current += 1;
+    setCheckedState(value);
+  };
   const [fileInputKey, setFileInputKey] = useState(0);
   const { busy, error, setError, run } = useSubmit();
   const canImport = can('bank:write');
@@ -70,6 +80,7 @@ export function BankImportPage() {
   const chooseAccount = (value: string) => {
     setAccountId(value);
     setResult(null);
+    setChecked(null);
     setError(undefined);
     if (value) rememberBankAccount(value);
     // A mapping remembered for the newly chosen account replaces the guess.
@@ -79,6 +90,7 @@ export function BankImportPage() {
   const chooseFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     setResult(null);
+    setChecked(null);
     setError(undefined);
     setFileError(undefined);
     if (!chosen) { setFile(null); setMapping(null); return; }
@@ -95,14 +107,28 @@ export function BankImportPage() {
     }
   };
 
+  /** What is sent: the file's bytes, and a CSV file's columns. */
+  const importInput = (loaded: LoadedFile) => {
+    const csv = format === 'csv' && mapping ? toCsvMapping(mapping.draft, preview?.header ?? null) as CsvMappingInput : undefined;
+    return { csv, input: { account_id: accountId, format, content_base64: toBase64(loaded.bytes), ...(csv ? { csv } : {}) } };
+  };
+
+  const check = () => {
+    if (!file || !accountId) return;
+    setChecked(null);
+    const asked = changes.current;
+    void run(async () => {
+      const answer = await bankStatements.check(importInput(file).input);
+      if (changes.current === asked) setCheckedState(answer.statement);
+    });
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!file || !accountId) return;
     void run(async () => {
-      const csv = format === 'csv' && mapping ? toCsvMapping(mapping.draft, preview?.header ?? null) as CsvMappingInput : undefined;
-      const statement = await bankStatements.import({
-        account_id: accountId, format, content_base64: toBase64(file.bytes), ...(csv ? { csv } : {}),
-      });
+      const { csv, input } = importInput(file);
+      const statement = await bankStatements.import(input);
       if (csv) rememberMapping(accountId, csv);
       setResult(statement);
       invalidate();
@@ -143,7 +169,7 @@ export function BankImportPage() {
                     aria-describedby={describedBy} onChange={(event) => void chooseFile(event)} data-testid="import-file" />
                 )}
               </Field>
-              <SelectField label="Format" value={format} onChange={(event) => setFormat(event.target.value as StatementFormat)}
+              <SelectField label="Format" value={format} onChange={(event) => { setFormat(event.target.value as StatementFormat); setChecked(null); }}
                 hint={file ? `Guessed from the file name; change it if it is wrong` : undefined} error={fieldError(error, 'format')}
                 data-testid="import-format">
                 {(Object.keys(FORMAT_LABELS) as StatementFormat[]).map((value) => <option key={value} value={value}>{FORMAT_LABELS[value]}</option>)}
@@ -161,7 +187,7 @@ export function BankImportPage() {
                 </Notice>
               ) : null}
               <CsvMappingForm text={file.text} draft={mapping.draft} preview={preview} currency={currency} error={error}
-                onChange={(draft) => setMapping({ draft, remembered: mapping.remembered })} />
+                onChange={(draft) => { setMapping({ draft, remembered: mapping.remembered }); setChecked(null); }} />
             </Card>
           ) : null}
           {duplicate ? (
@@ -171,6 +197,7 @@ export function BankImportPage() {
               <ButtonLink to={`/bank/${accountId}`}>Go to matching</ButtonLink>
             </Notice>
           ) : null}
+          {checked && !error ? <CheckResult statement={checked} /> : null}
           {error && !duplicate && !isFieldError(error, [...IMPORT_FIELDS, ...CSV_FIELDS]) ? (
             <div data-testid="import-error"><ErrorNotice error={error} /></div>
           ) : null}
@@ -180,6 +207,7 @@ export function BankImportPage() {
                 {rowsUnreadable} of the first rows cannot be read as the columns stand; the import would refuse the file.
               </p>
             ) : null}
+            <Button onClick={check} disabled={blocked || busy} data-testid="import-check">Check the file</Button>
             <Button type="submit" variant="primary" busy={busy} disabled={blocked} data-testid="import-submit">Import statement</Button>
           </div>
         </form>
@@ -196,6 +224,22 @@ function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The import's dry run: what importing the file would do, before anything is stored. */
+function CheckResult({ statement }: { statement: BankStatementView }) {
+  const { currency } = useAccountAndCurrency(statement.account_id);
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  return (
+    <Notice tone="info" title="The file reads well. Nothing is imported yet." data-testid="import-check-result">
+      <p>
+        Importing it would add <strong data-testid="check-new-count">{plural(statement.new_count, 'new line')}</strong>
+        {statement.duplicate_count > 0 ? <> and skip <strong data-testid="check-duplicate-count">{plural(statement.duplicate_count, 'line')}</strong> imported before</> : null}
+        {statement.start_date && statement.end_date ? <>, for {formatRange(statement.start_date, statement.end_date)}</> : null}
+        {statement.closing_balance !== null ? <>; the file's closing balance is <Amount value={statement.closing_balance} currency={currency} /></> : null}.
+      </p>
+    </Notice>
+  );
 }
 
 function ImportResult({ statement, onAnother }: { statement: BankStatementView; onAnother: () => void }) {
