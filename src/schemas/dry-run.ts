@@ -9,7 +9,7 @@ import { Entry } from './journal-entry.js';
 
 export const DryRunQuery = Type.Object({
   dry_run: Type.Optional(Type.Boolean({
-    description: 'true: run every rule of the post in a transaction that is rolled back; answer 200 with what would be posted and commit nothing',
+    description: 'true: do all the request does, every rule included, in a transaction that is rolled back; answer 200 with what it would store and commit nothing',
   })),
 }, { additionalProperties: false });
 

@@ -10,7 +10,7 @@ import { serializeBody, withAmounts } from './amounts.js';
 import { apiErrorFrom } from './errors.js';
 import { type EventStreamOptions, type LedgerEvent, streamEvents } from './events.js';
 import { eachItem } from './pagination.js';
-import { retryingFetch, type RetryOptions } from './retries.js';
+import { plainFetch, retryingFetch, type RetryOptions } from './retries.js';
 import type { paths } from './schema.js';
 
 export interface LedgerClientOptions {
@@ -79,7 +79,7 @@ const idempotencyKeys: Middleware = {
 };
 
 export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
-  const send = options.fetch ?? ((request: Request) => fetch(request));
+  const send = options.fetch ?? plainFetch;
   const headers: Record<string, string> = options.apiKey === undefined ? {} : { Authorization: `Bearer ${options.apiKey}` };
   const raw = createClient<paths, Media>({
     baseUrl: options.baseUrl,

@@ -27,7 +27,10 @@ const CONNECTION_ERROR_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-export function retryingFetch(options: RetryOptions = {}, fetchOnce: (request: Request) => Promise<Response> = (request) => fetch(request)) {
+/** One request, no retries: the global fetch. */
+export const plainFetch = (request: Request): Promise<Response> => fetch(request);
+
+export function retryingFetch(options: RetryOptions = {}, fetchOnce: (request: Request) => Promise<Response> = plainFetch) {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
   const baseDelayMs = options.baseDelayMs ?? 200;
   const maxDelayMs = options.maxDelayMs ?? 5_000;

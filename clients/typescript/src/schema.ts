@@ -2305,7 +2305,7 @@ export interface paths {
         post: {
             parameters: {
                 query?: {
-                    /** @description true: run every rule of the post in a transaction that is rolled back; answer 200 with what would be posted and commit nothing */
+                    /** @description true: do all the request does, every rule included, in a transaction that is rolled back; answer 200 with what it would store and commit nothing */
                     dry_run?: boolean;
                 };
                 header?: never;
@@ -2558,7 +2558,7 @@ export interface paths {
         post: {
             parameters: {
                 query?: {
-                    /** @description true: run every rule of the post in a transaction that is rolled back; answer 200 with what would be posted and commit nothing */
+                    /** @description true: do all the request does, every rule included, in a transaction that is rolled back; answer 200 with what it would store and commit nothing */
                     dry_run?: boolean;
                 };
                 header?: never;
@@ -2935,7 +2935,7 @@ export interface paths {
         post: {
             parameters: {
                 query?: {
-                    /** @description true: run every rule of the post in a transaction that is rolled back; answer 200 with what would be posted and commit nothing */
+                    /** @description true: do all the request does, every rule included, in a transaction that is rolled back; answer 200 with what it would store and commit nothing */
                     dry_run?: boolean;
                 };
                 header?: never;
@@ -5705,7 +5705,7 @@ export interface paths {
         post: {
             parameters: {
                 query?: {
-                    /** @description true: run every rule of the post in a transaction that is rolled back; answer 200 with what would be posted and commit nothing */
+                    /** @description true: do all the request does, every rule included, in a transaction that is rolled back; answer 200 with what it would store and commit nothing */
                     dry_run?: boolean;
                 };
                 header?: never;
@@ -6265,7 +6265,7 @@ export interface paths {
         post: {
             parameters: {
                 query?: {
-                    /** @description true: run every rule of the post in a transaction that is rolled back; answer 200 with what would be posted and commit nothing */
+                    /** @description true: do all the request does, every rule included, in a transaction that is rolled back; answer 200 with what it would store and commit nothing */
                     dry_run?: boolean;
                 };
                 header?: never;
@@ -6471,7 +6471,7 @@ export interface paths {
         post: {
             parameters: {
                 query?: {
-                    /** @description true: run every rule of the post in a transaction that is rolled back; answer 200 with what would be posted and commit nothing */
+                    /** @description true: do all the request does, every rule included, in a transaction that is rolled back; answer 200 with what it would store and commit nothing */
                     dry_run?: boolean;
                 };
                 header?: never;

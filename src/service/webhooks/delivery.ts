@@ -27,8 +27,8 @@
  *   endpoint gets an attempt at least every YIELD_MS, and more when the queue is found empty
  *   between two groups (in the posting benchmark about 12 a second per endpoint, with a bound of
  *   100 ms or of 2 s alike), so delivery costs posting little and falls behind; once the load
- *   eases it runs in the gaps at full speed and catches up. Under a load that does not saturate the server it delivered as much as without
- *   the yielding (docs/benchmarks.md, "Issue 26's goal").
+ *   eases it runs in the gaps at full speed and catches up. Under a load that does not saturate
+ *   the server it delivered as much as without the yielding (docs/benchmarks.md, "Issue 26's goal").
  * - Every outcome moves the endpoint only if this server still holds the lease and the row is as
  *   the pass last saw it (`updateLeasedWebhookEndpoint`). When a user changed it meanwhile
  *   (replayed, changed, rotated, disabled, deleted) the attempts are recorded (unless it was

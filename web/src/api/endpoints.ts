@@ -1,8 +1,8 @@
 /** One typed function per API endpoint the UI uses. */
 import { request, requestWithStatus, type QueryValue } from './client.js';
 import type {
-  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementDryRunView, BankStatementView, CandidateView, ClearLinesInput, CreateBankRuleInput,
-  ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput, ReconciliationDetailView,
+  AcceptBankLinesInput, BankLineListInput, BankLineView, BankRuleView, BankStatementDryRunView, BankStatementView, CandidateView, ClearLinesInput,
+  CreateBankRuleInput, ExcludeBankLineInput, ImportStatementInput, MatchBankLineInput, PostBankLineInput, PreviewBankRuleInput, ReconciliationDetailView,
   ReconciliationView, RulePreviewView, StartReconciliationInput, UpdateBankRuleInput,
   AgedBalancesInput, AgedBalancesView, AccountBalanceView, AccountView, BalanceSheetInput, BalanceSheetView, ClosePeriodResult, CreateAccountInput, CreateCurrencyInput,
   CreateEntryInput, CreatePeriodInput, ExchangeRateListInput, ExchangeRateView, SetExchangeRateInput, CreateServiceAccountInput, CreateUserInput, CurrencyView, EntryListFilter, EntryView,

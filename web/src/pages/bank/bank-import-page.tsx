@@ -7,7 +7,7 @@
  * balances; nothing is stored). The server is the authority: its refusal, which names the file's
  * line, is shown as it comes.
  */
-import { type ChangeEvent, type FormEvent, useMemo, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
 import { isApiError } from '../../api/client.js';
 import { bankStatements } from '../../api/endpoints.js';
 import type { BankStatementView, CsvMappingInput, StatementFormat } from '../../api/types.js';
@@ -61,14 +61,8 @@ export function BankImportPage() {
   const [format, setFormat] = useState<StatementFormat>('csv');
   const [mapping, setMapping] = useState<{ draft: MappingDraft; remembered: boolean } | null>(null);
   const [result, setResult] = useState<BankStatementView | null>(null);
-  /** The dry run's answer for the file, account, format and columns as they stand (cleared when one changes). */
-  const [checked, setCheckedState] = useState<BankStatementView | null>(null);
-  /** Counts the changes, so that a check answered after one is not shown for what is there now. */
-  const changes = useRef(0);
-  const setChecked = (value: null) => {
-    changes.current += 1;
-    setCheckedState(value);
-  };
+  /** The last dry run's answer and what it was asked about: shown only while all of that is what the form holds. */
+  const [checked, setChecked] = useState<{ statement: BankStatementView; asked: readonly unknown[] } | null>(null);
   const [fileInputKey, setFileInputKey] = useState(0);
   const { busy, error, setError, run } = useSubmit();
   const canImport = can('bank:write');
@@ -80,7 +74,6 @@ export function BankImportPage() {
   const chooseAccount = (value: string) => {
     setAccountId(value);
     setResult(null);
-    setChecked(null);
     setError(undefined);
     if (value) rememberBankAccount(value);
     // A mapping remembered for the newly chosen account replaces the guess.
@@ -90,7 +83,6 @@ export function BankImportPage() {
   const chooseFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     setResult(null);
-    setChecked(null);
     setError(undefined);
     setFileError(undefined);
     if (!chosen) { setFile(null); setMapping(null); return; }
@@ -113,13 +105,15 @@ export function BankImportPage() {
     return { csv, input: { account_id: accountId, format, content_base64: toBase64(loaded.bytes), ...(csv ? { csv } : {}) } };
   };
 
+  // What a check is about; any change to it (a later answer's too) hides the answer.
+  const asking = [file, accountId, format, mapping];
+  const checkedNow = checked?.asked.every((value, index) => value === asking[index]) === true ? checked.statement : null;
+
   const check = () => {
     if (!file || !accountId) return;
-    setChecked(null);
-    const asked = changes.current;
+    const asked = asking;
     void run(async () => {
-      const answer = await bankStatements.check(importInput(file).input);
-      if (changes.current === asked) setCheckedState(answer.statement);
+      setChecked({ statement: (await bankStatements.check(importInput(file).input)).statement, asked });
     });
   };
 
@@ -169,7 +163,7 @@ export function BankImportPage() {
                     aria-describedby={describedBy} onChange={(event) => void chooseFile(event)} data-testid="import-file" />
                 )}
               </Field>
-              <SelectField label="Format" value={format} onChange={(event) => { setFormat(event.target.value as StatementFormat); setChecked(null); }}
+              <SelectField label="Format" value={format} onChange={(event) => setFormat(event.target.value as StatementFormat)}
                 hint={file ? `Guessed from the file name; change it if it is wrong` : undefined} error={fieldError(error, 'format')}
                 data-testid="import-format">
                 {(Object.keys(FORMAT_LABELS) as StatementFormat[]).map((value) => <option key={value} value={value}>{FORMAT_LABELS[value]}</option>)}
@@ -187,7 +181,7 @@ export function BankImportPage() {
                 </Notice>
               ) : null}
               <CsvMappingForm text={file.text} draft={mapping.draft} preview={preview} currency={currency} error={error}
-                onChange={(draft) => { setMapping({ draft, remembered: mapping.remembered }); setChecked(null); }} />
+                onChange={(draft) => setMapping({ draft, remembered: mapping.remembered })} />
             </Card>
           ) : null}
           {duplicate ? (
@@ -197,7 +191,7 @@ export function BankImportPage() {
               <ButtonLink to={`/bank/${accountId}`}>Go to matching</ButtonLink>
             </Notice>
           ) : null}
-          {checked && !error ? <CheckResult statement={checked} /> : null}
+          {checkedNow && !error ? <CheckResult statement={checkedNow} /> : null}
           {error && !duplicate && !isFieldError(error, [...IMPORT_FIELDS, ...CSV_FIELDS]) ? (
             <div data-testid="import-error"><ErrorNotice error={error} /></div>
           ) : null}
