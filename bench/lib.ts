@@ -84,6 +84,13 @@ export interface BenchOptions {
   webhookRuns: number;
   /** After a run with endpoints, they must have delivered every event within this long, or the run fails. */
   webhookCatchUpSeconds: number;
+  /**
+   * Windows of the interleaved comparison (bench/webhooks-interleaved.ts): one server, windows
+   * alternating without and with the endpoints; 0 leaves it out. Even.
+   */
+  webhookWindows: number;
+  /** Posts per window of the interleaved comparison. */
+  webhookWindowEntries: number;
 }
 
 /** Every name `--only` takes; the default runs them all. */
@@ -127,13 +134,19 @@ const HELP = `npm run bench -- [options]   (every option also reads an env varia
   --webhooks N       active webhook endpoints of the posting  BENCH_WEBHOOKS     (3)
                      runs with webhooks (FULL, each endpoint for every event, on a
                      receiver of the bench's on CPU 1; issue 26); 0 = no such runs
-  --webhook-runs R   posting runs with the endpoints, and as  BENCH_WEBHOOK_RUNS (4)
+  --webhook-runs R   posting runs with the endpoints, and as  BENCH_WEBHOOK_RUNS (2)
                      many without, in the order without, with, with, without, ...
                      (the plain FULL run is the first without); medians compared
   --webhook-catch-up S                                        BENCH_WEBHOOK_CATCH_UP (300)
                      after each run with endpoints, fail unless they delivered every
                      event within S seconds (or if no cursor moves for 15 s);
                      catching up 20,000 events took about 80 s on this machine
+  --webhook-windows W                                         BENCH_WEBHOOK_WINDOWS (16)
+                     the interleaved comparison (the goal's verdict): one server, W
+                     windows alternating without and with the endpoints (without,
+                     with, with, without, ...); even; 0 = not run
+  --webhook-window-entries E                                  BENCH_WEBHOOK_WINDOW_ENTRIES (4000)
+                     posts per window of the interleaved comparison
   --skip-build       do not run tsc before starting           BENCH_SKIP_BUILD=1
   --profile          CPU-profile the server (FULL run)        BENCH_PROFILE=1
                      (with --before: both builds, µs per entry by part of the code side by side;
@@ -160,6 +173,12 @@ function nonNegativeInt(name: string, text: string): number {
   return value;
 }
 
+function evenInt(name: string, text: string): number {
+  const value = nonNegativeInt(name, text);
+  if (value % 2 !== 0) throw new Error(`${name} must be even (windows alternate in pairs), got ${text}`);
+  return value;
+}
+
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const values = new Map<string, string>();
   const flags = new Set<string>();
@@ -179,7 +198,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   const known = ['entries', 'concurrency', 'warmup', 'auth-requests', 'batch', 'max-seconds', 'dir', 'only', 'lines', 'repeat',
     'backend', 'db', 'pg-build', 'pg-cpu', 'reports-db', 'write', 'before', 'bulk-lines', 'bulk-batch',
-    'webhooks', 'webhook-runs', 'webhook-catch-up'];
+    'webhooks', 'webhook-runs', 'webhook-catch-up', 'webhook-windows', 'webhook-window-entries'];
   for (const name of values.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}\n${HELP}`);
   const pick = (name: string, envName: string, fallback: string) => values.get(name) ?? env[envName] ?? fallback;
   const flag = (name: string, envName: string) => flags.has(name) || env[envName] === '1' || env[envName] === 'true';
@@ -231,8 +250,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     bulkLines,
     bulkBatch,
     webhooks: nonNegativeInt('--webhooks', pick('webhooks', 'BENCH_WEBHOOKS', '3')),
-    webhookRuns: positiveInt('--webhook-runs', pick('webhook-runs', 'BENCH_WEBHOOK_RUNS', '4')),
+    webhookRuns: positiveInt('--webhook-runs', pick('webhook-runs', 'BENCH_WEBHOOK_RUNS', '2')),
     webhookCatchUpSeconds: positiveInt('--webhook-catch-up', pick('webhook-catch-up', 'BENCH_WEBHOOK_CATCH_UP', '300')),
+    webhookWindows: evenInt('--webhook-windows', pick('webhook-windows', 'BENCH_WEBHOOK_WINDOWS', '16')),
+    webhookWindowEntries: positiveInt('--webhook-window-entries', pick('webhook-window-entries', 'BENCH_WEBHOOK_WINDOW_ENTRIES', '4000')),
   };
 }
 
@@ -573,6 +594,12 @@ export interface LatencySummary {
   p99: number;
   max: number;
   mean: number;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export function summarize(latenciesMs: Float64Array): LatencySummary {

@@ -59,7 +59,7 @@ export interface WebhookDelivery {
   serverCpuPerDeliveryMicros: number | undefined;
 }
 
-interface ReceiverCounts {
+export interface ReceiverCounts {
   total: number;
   paths: Record<string, number>;
   repeats: number;
@@ -84,16 +84,9 @@ export class WebhookCase {
    * path of its own, through `client` (an admin's). Call it after the warm-up, right before the load.
    */
   static async start(client: Client, count: number, cpu: number): Promise<WebhookCase> {
-    const receiver = await startNodeServer('webhook receiver', [RECEIVER_SCRIPT], {}, cpu,
-      /webhook receiver listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const receiver = await startReceiver(cpu);
     try {
-      const ids: string[] = [];
-      for (let i = 0; i < count; i++) {
-        const created = await client.json<{ data: EndpointView }>('POST', '/api/v1/webhook-endpoints', {
-          url: `${receiver.baseUrl}/endpoint-${i + 1}`, event_types: ['*'], description: `bench endpoint ${i + 1}`,
-        }, 201);
-        ids.push(created.data.id);
-      }
+      const ids = await createEndpoints(client, receiver.baseUrl, count, 'endpoint');
       const endpoints = await listEndpoints(client, ids);
       const seqs = new Set(endpoints.map((e) => e.last_seq));
       if (seqs.size !== 1) throw new Error(`webhook endpoints made one after the other start at different seqs: ${[...seqs].join(', ')}`);
@@ -159,10 +152,8 @@ export class WebhookCase {
     await stopReceiver(this.receiver);
   }
 
-  private async counts(): Promise<ReceiverCounts> {
-    const response = await fetch(`${this.receiver.baseUrl}/_counts`);
-    if (!response.ok) throw new Error(`webhook receiver /_counts answered ${response.status}`);
-    return await response.json() as ReceiverCounts;
+  private counts(): Promise<ReceiverCounts> {
+    return receiverCounts(this.receiver);
   }
 
   /** The feed ends at `lastSeq`: the load's posts were the only changes, so the endpoints' goal is known. */
@@ -175,6 +166,30 @@ export class WebhookCase {
   }
 }
 
+/** The bench's receiver (bench/webhook-receiver.mjs), pinned to `cpu`. */
+export function startReceiver(cpu: number): Promise<Server> {
+  return startNodeServer('webhook receiver', [RECEIVER_SCRIPT], {}, cpu, /webhook receiver listening on (http:\/\/127\.0\.0\.1:\d+)/);
+}
+
+/** What the receiver has counted so far. */
+export async function receiverCounts(receiver: Server): Promise<ReceiverCounts> {
+  const response = await fetch(`${receiver.baseUrl}/_counts`);
+  if (!response.ok) throw new Error(`webhook receiver /_counts answered ${response.status}`);
+  return await response.json() as ReceiverCounts;
+}
+
+/** Creates `count` endpoints for every event type on the receiver, on the paths `/{prefix}-1`, `/{prefix}-2`, ...; their ids. */
+export async function createEndpoints(client: Client, receiverUrl: string, count: number, prefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = await client.json<{ data: EndpointView }>('POST', '/api/v1/webhook-endpoints', {
+      url: `${receiverUrl}/${prefix}-${i + 1}`, event_types: ['*'], description: `bench ${prefix} ${i + 1}`,
+    }, 201);
+    ids.push(created.data.id);
+  }
+  return ids;
+}
+
 async function listEndpoints(client: Client, ids: string[]): Promise<EndpointView[]> {
   const page = await client.json<{ data: EndpointView[] }>('GET', '/api/v1/webhook-endpoints', undefined, 200);
   return ids.map((id) => {
@@ -184,7 +199,7 @@ async function listEndpoints(client: Client, ids: string[]): Promise<EndpointVie
   });
 }
 
-async function stopReceiver(receiver: Server): Promise<void> {
+export async function stopReceiver(receiver: Server): Promise<void> {
   await stopServer(receiver);
   log(`webhook receiver ${receiver.pid} stopped`);
 }
