@@ -20,7 +20,7 @@
  * adjacent in time), printed with their spread and the ratio of the two sides' medians.
  */
 import { join } from 'node:path';
-import { type BenchOptions, Client, closedLoop, log, type LatencySummary, median, sleep, startServer, stopServer, summarize } from './lib.js';
+import { type BenchOptions, Client, closedLoop, log, type LatencySummary, median, type Server, sleep, startServer, stopServer, summarize } from './lib.js';
 import { createFixtures, postOne, prepareDatabase } from './posting.js';
 import { createEndpoints, receiverCounts, startReceiver, stopReceiver, WEBHOOK_SERVER_ENV } from './webhooks.js';
 
@@ -159,7 +159,7 @@ export async function runInterleaved(options: BenchOptions, dir: string): Promis
 }
 
 /** Waits until the receiver's count holds still for SETTLE_MS (an attempt under way when its endpoint was deleted ends). */
-async function settle(receiver: Parameters<typeof receiverCounts>[0]): Promise<void> {
+async function settle(receiver: Server): Promise<void> {
   const deadline = performance.now() + SETTLE_LIMIT_MS;
   let last = (await receiverCounts(receiver)).total;
   for (;;) {
