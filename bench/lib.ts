@@ -596,10 +596,29 @@ export interface LatencySummary {
   mean: number;
 }
 
+/**
+ * `count` runs or windows in the order without, with, with, without, and again (ABBA, so that a
+ * drift of the machine's speed over them weighs on both sides alike), as `value` (with) or 0.
+ */
+export function abbaOrder(value: number, count: number): number[] {
+  return Array.from({ length: count }, (_, i) => ('ABBA'[i % 4] === 'A' ? 0 : value));
+}
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** summarize() over several loops' latencies together. */
+export function summarizeAll(parts: readonly Float64Array[]): LatencySummary {
+  const all = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return summarize(all);
 }
 
 export function summarize(latenciesMs: Float64Array): LatencySummary {

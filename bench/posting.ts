@@ -12,8 +12,8 @@ import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:modul
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  type BenchOptions, Client, closedLoop, fmt, type LatencySummary, ledgerCli, log, OtherCpu, processCpuSeconds, type Server,
-  startServer, stopServer, summarize,
+  type BenchOptions, Client, closedLoop, fmt, type LatencySummary, ledgerCli, log, median, OtherCpu, processCpuSeconds, type Server,
+  startServer, stopServer, summarize, summarizeAll,
 } from './lib.js';
 import { WEBHOOK_SERVER_ENV, WebhookCase, type WebhookDelivery } from './webhooks.js';
 
@@ -337,12 +337,6 @@ export const AUTH_PATTERNS: AuthPattern[] = [
   { name: 'GET /api/v1/no-such-path, 404 (API key)', path: '/api/v1/no-such-path', authenticated: true, expected: 404 },
 ];
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 async function measureAuthOn(server: Server, client: Client, options: BenchOptions): Promise<AuthResult> {
   const rounds = 3;
   const perPattern = AUTH_PATTERNS.map(() => ({ rates: [] as number[], cpu: [] as number[], latencies: [] as Float64Array[] }));
@@ -374,12 +368,9 @@ async function measureAuthOn(server: Server, client: Client, options: BenchOptio
     concurrency: options.concurrency,
     measurements: AUTH_PATTERNS.map((pattern, index) => {
       const slot = perPattern[index]!;
-      const all = new Float64Array(slot.latencies.reduce((n, l) => n + l.length, 0));
-      let offset = 0;
-      for (const l of slot.latencies) { all.set(l, offset); offset += l.length; }
       return {
         pattern, requests: options.authRequests, requestsPerSecond: median(slot.rates),
-        serverCpuMicros: slot.cpu.length > 0 ? median(slot.cpu) : undefined, latency: summarize(all),
+        serverCpuMicros: slot.cpu.length > 0 ? median(slot.cpu) : undefined, latency: summarizeAll(slot.latencies),
       };
     }),
   };

@@ -27,7 +27,7 @@ import { pathToFileURL } from 'node:url';
 import { migrateSqlite } from '../src/storage/sqlite/sqlite-store.js';
 import { cpus } from 'node:os';
 import {
-  type BenchOptions, buildDist, fmt, fsyncProbe, HAS_TASKSET, type LatencySummary, killRunningServers, log, makeTempDir, OtherCpu, parseOptions,
+  abbaOrder, type BenchOptions, buildDist, fmt, fsyncProbe, HAS_TASKSET, type LatencySummary, killRunningServers, log, makeTempDir, OtherCpu, parseOptions,
   generatedHeader, median, pct, pinSelf, removeDir, sleep, table,
 } from './lib.js';
 import {
@@ -43,7 +43,7 @@ import { batchLabel, type BulkResult, bulkMarkdown, runBulk, sqliteBulkStore } f
 import { type HttpBaselineResult, httpBaselineMarkdown, runHttpBaseline } from './http-baseline.js';
 import { runStartup, type StartupResult, startupMarkdown } from './startup.js';
 import { STALL_LIMIT_MS } from './webhooks.js';
-import { type InterleavedResult, interleavedOrder, runInterleaved } from './webhooks-interleaved.js';
+import { type InterleavedResult, runInterleaved } from './webhooks-interleaved.js';
 
 /**
  * Goals. Issue 9: durable posting through HTTP at 5,000 entries/s with p99 under 50 ms; every
@@ -81,15 +81,6 @@ const GOAL25_PG_RATIO = 0.4;
  * endpoints at least 0.9 of the same posting without them, in the same run.
  */
 const GOAL26_WEBHOOKS_RATIO = 0.9;
-
-/**
- * The order of the webhook comparison's runs, as endpoints per run: without, with, with, without,
- * and again (ABBA, so that a drift of the machine's speed over the runs weighs on both sides alike).
- * The first is the plain FULL run.
- */
-function webhookOrder(endpoints: number, runs: number): number[] {
-  return Array.from({ length: 2 * runs }, (_, i) => ('ABBA'[i % 4] === 'A' ? 0 : endpoints));
-}
 
 /** The plain FULL run, the first of the webhook comparison's runs without endpoints. */
 function isPlainFull(r: PostingResult): boolean {
@@ -139,7 +130,7 @@ function webhookSection(c: WebhookComparison, comparisonRuns: number, catchUpLim
   out.push(`The same posting run as above, ${comparisonRuns} times: without endpoints and with ${c.endpoints} endpoints for every `
     + 'event type (made through the API after the warm-up, right before the load; each on its own path of one receiver, '
     + 'bench/webhook-receiver.mjs, a process of its own pinned to CPU 1 beside the load generator, answering 200 at once), '
-    + `in the order ${webhookOrder(c.endpoints, comparisonRuns / 2).map((n) => (n === 0 ? 'without' : 'with')).join(', ')}. `
+    + `in the order ${abbaOrder(c.endpoints, comparisonRuns).map((n) => (n === 0 ? 'without' : 'with')).join(', ')}. `
     + 'Every server of these runs allows receivers on 127.0.0.1 (LEDGER_WEBHOOK_ALLOW_PRIVATE=true). Medians of each side:');
   out.push('');
   out.push(table(['posting', 'entries/s', 'p50 ms', 'p99 ms', 'server CPU', 'client CPU'], [
@@ -172,7 +163,7 @@ function interleavedSection(r: InterleavedResult, windowEntries: number, concurr
   out.push('');
   out.push(`One \`ledger serve\` (SQLite, synchronous=FULL, CPU 0) and one receiver (CPU 1), warmed up, then ${r.windows.length} windows `
     + `of ${fmt(windowEntries)} posts each (${concurrency} clients) in the order `
-    + `${interleavedOrder(r.endpoints, 4).map((n) => (n === 0 ? 'without' : 'with')).join(', ')}, ...: a window with endpoints creates `
+    + `${abbaOrder(r.endpoints, 4).map((n) => (n === 0 ? 'without' : 'with')).join(', ')}, ...: a window with endpoints creates `
     + `${r.endpoints} for every event type right before its load and deletes them right after it (then waits until the receiver counts `
     + 'no more deliveries). Pairs are windows 1-2, 3-4, ...: each one with and one without, adjacent in time, so under the same '
     + 'state of the machine; the verdict is the median of the pairs\' ratios.');
@@ -875,7 +866,8 @@ async function main(): Promise<number> {
         postings.push(await runPosting(options, dir, mode));
         if (mode !== 'FULL' || options.webhooks === 0) continue;
         // Issue 26's comparison: the plain FULL run above is its first run without endpoints.
-        const order = webhookOrder(options.webhooks, options.webhookRuns);
+        // Endpoints per run, ABBA; the first is the plain FULL run above.
+        const order = abbaOrder(options.webhooks, 2 * options.webhookRuns);
         for (const [index, endpoints] of order.entries()) {
           if (index === 0) continue;
           const run: WebhookRun = { endpoints, order: index + 1 };

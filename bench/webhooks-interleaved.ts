@@ -20,7 +20,7 @@
  * adjacent in time), printed with their spread and the ratio of the two sides' medians.
  */
 import { join } from 'node:path';
-import { type BenchOptions, Client, closedLoop, log, type LatencySummary, median, type Server, sleep, startServer, stopServer, summarize } from './lib.js';
+import { abbaOrder, type BenchOptions, Client, closedLoop, log, type LatencySummary, median, type Server, sleep, startServer, stopServer, summarize, summarizeAll } from './lib.js';
 import { createFixtures, postOne, prepareDatabase } from './posting.js';
 import { createEndpoints, receiverCounts, startReceiver, stopReceiver, WEBHOOK_SERVER_ENV } from './webhooks.js';
 
@@ -40,6 +40,8 @@ export interface InterleavedWindow {
   seconds: number;
   entriesPerSecond: number;
   latency: LatencySummary;
+  /** Every post's latency (the sides' latencies are summarized over all of their windows' posts). */
+  latenciesMs: Float64Array;
   /** Deliveries the receiver counted during the window's load. */
   delivered: number;
 }
@@ -60,13 +62,8 @@ export interface InterleavedResult {
   withLatency: LatencySummary;
 }
 
-/** Endpoints per window, in the order without, with, with, without, ... (`windows` even). */
-export function interleavedOrder(endpoints: number, windows: number): number[] {
-  return Array.from({ length: windows }, (_, i) => ('ABBA'[i % 4] === 'A' ? 0 : endpoints));
-}
-
 /** The comparison from the windows' figures (pure: tested apart from a run). */
-export function compareWindows(endpoints: number, windows: InterleavedWindow[], latencies: Map<number, Float64Array>): InterleavedResult {
+export function compareWindows(endpoints: number, windows: InterleavedWindow[]): InterleavedResult {
   const pairRatios: number[] = [];
   for (let i = 0; i + 1 < windows.length; i += 2) {
     const [a, b] = [windows[i]!, windows[i + 1]!];
@@ -75,16 +72,7 @@ export function compareWindows(endpoints: number, windows: InterleavedWindow[], 
     pairRatios.push(withWindow.entriesPerSecond / without.entriesPerSecond);
   }
   const rates = (withEndpoints: boolean) => windows.filter((w) => (w.endpoints > 0) === withEndpoints).map((w) => w.entriesPerSecond);
-  const joined = (withEndpoints: boolean) => {
-    const parts = windows.filter((w) => (w.endpoints > 0) === withEndpoints).map((w) => latencies.get(w.index)!);
-    const all = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      all.set(p, at);
-      at += p.length;
-    }
-    return summarize(all);
-  };
+  const joined = (withEndpoints: boolean) => summarizeAll(windows.filter((w) => (w.endpoints > 0) === withEndpoints).map((w) => w.latenciesMs));
   const withoutRate = median(rates(false));
   const withRate = median(rates(true));
   return {
@@ -113,9 +101,8 @@ export async function runInterleaved(options: BenchOptions, dir: string): Promis
     }
     // The first WARM_UP_WINDOWS (without, with, with, without) are not counted: the server's code,
     // the delivery's among it, is still being compiled and its rate still climbing through them.
-    const order = interleavedOrder(options.webhooks, WARM_UP_WINDOWS + options.webhookWindows);
+    const order = abbaOrder(options.webhooks, WARM_UP_WINDOWS + options.webhookWindows);
     const windows: InterleavedWindow[] = [];
-    const latencies = new Map<number, Float64Array>();
     let posted = 0;
     for (const [i, endpoints] of order.entries()) {
       const index = i + 1 - WARM_UP_WINDOWS;
@@ -139,15 +126,14 @@ export async function runInterleaved(options: BenchOptions, dir: string): Promis
       }
       const window: InterleavedWindow = {
         index, endpoints, entries: load.count, seconds: load.seconds, entriesPerSecond: load.count / load.seconds,
-        latency: summarize(load.latenciesMs), delivered,
+        latency: summarize(load.latenciesMs), latenciesMs: load.latenciesMs, delivered,
       };
       log(`interleaved ${name}, ${endpoints} endpoints: ${Math.round(window.entriesPerSecond)} entries/s, `
         + `p50 ${window.latency.p50.toFixed(1)} ms, ${delivered} deliveries`);
       if (index <= 0) continue;
       windows.push(window);
-      latencies.set(index, Float64Array.from(load.latenciesMs));
     }
-    return compareWindows(options.webhooks, windows, latencies);
+    return compareWindows(options.webhooks, windows);
   } catch (error) {
     log(`interleaved: server output:\n${server.output().slice(-3000)}`);
     throw error;
