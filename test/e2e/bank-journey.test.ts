@@ -109,6 +109,10 @@ describe('a bookkeeper imports, matches and reconciles a month of the bank accou
     await expectCount(form.previewRows, 5);
     await expectText(form.previewRow(6), /Northwind Traders Rechnung 1042 1043\s+1,250\.00/);
     await expectText(form.previewRow(10), /Kontoführungsentgelt\s+9\.90/);
+    // At a desktop width the file's seven columns fit the card: none is cut at its edge (a long
+    // cell ends in an ellipsis instead; the table below shows the whole description).
+    expect(page.viewportSize()?.width).toBe(1280);
+    expect(await form.rawRows.evaluate((frame: any) => frame.scrollWidth - frame.clientWidth)).toBeLessThanOrEqual(1);
     await e2e.screenshot(page, 'bank-import-mapping');
 
     // "Check the file": the import's dry run, nothing stored.
