@@ -35,6 +35,17 @@ const TABLES: { name: string; order: string }[] = [
   { name: 'idempotency_keys', order: 'principal_id, key' },
   { name: 'refresh_tokens', order: 'created_at, id' },
   { name: 'login_failures', order: 'failed_at, key' },
+  { name: 'exchange_rates', order: 'currency_id, rate_date' },
+  { name: 'reconciliations', order: 'created_at, id' },
+  { name: 'bank_statements', order: 'imported_at, id' },
+  { name: 'bank_lines', order: 'seq' },
+  { name: 'bank_line_matches', order: 'bank_line_id, position' },
+  { name: 'reconciliation_marks', order: 'reconciliation_id, journal_line_id' },
+  { name: 'reconciled_lines', order: 'reconciliation_id, journal_line_id' },
+  { name: 'bank_rules', order: 'seq' },
+  { name: 'events', order: 'seq' },
+  { name: 'webhook_endpoints', order: 'created_at, id' },
+  { name: 'webhook_deliveries', order: 'seq' },
 ];
 
 /**
@@ -43,7 +54,11 @@ const TABLES: { name: string; order: string }[] = [
  * and its seals are not copied (PostgreSQL's rows carry a transaction id SQLite has no column for;
  * `ledger copy` moves them through the service when a whole ledger must move).
  */
-const NOT_COPIED = new Set(['entry_search', 'catalog_versions', 'audit_log', 'audit_seals']);
+/*
+ * `entry_numbers` (PostgreSQL only: the last entry number and event number given, one row) is not
+ * copied but set from the copied entries and events, as posting would have left it.
+ */
+const NOT_COPIED = new Set(['entry_search', 'catalog_versions', 'audit_log', 'audit_seals', 'entry_numbers']);
 
 const CHUNK = 10_000;
 
@@ -94,9 +109,13 @@ export async function copySqliteLedger(sqlitePath: string, url: string): Promise
       if (copied !== count) throw new Error(`copy: ${table.name} has ${copied} rows in PostgreSQL, ${count} in SQLite`);
       total += count;
     }
-    for (const table of ['journal_entries', 'journal_lines']) {
-      await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'seq'), (SELECT coalesce(max(seq), 0) + 1 FROM ${table}), false)`);
+    // Every identity column past the copied rows (the tables whose seq PostgreSQL numbers itself).
+    for (const table of TABLES.filter((t) => catalog.rows.some((row) => row.table_name === t.name && row.column_name === 'seq'))) {
+      await client.query(`SELECT setval(sequence, (SELECT coalesce(max(seq), 0) + 1 FROM ${table.name}), false)
+        FROM (SELECT pg_get_serial_sequence('${table.name}', 'seq') AS sequence) s WHERE sequence IS NOT NULL`);
     }
+    await client.query(`UPDATE entry_numbers SET last_number = (SELECT coalesce(max(entry_number), 0) FROM journal_entries),
+      last_event = greatest((SELECT coalesce(max(event_seq), 0) FROM journal_entries), (SELECT coalesce(max(seq), 0) FROM events))`);
     // The words that find entries are kept differently by each store (SQLite: FTS5), so they are
     // rebuilt from the copied entries, as migration 11 does for an existing ledger.
     await backfillEntrySearch(client);
