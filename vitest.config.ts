@@ -50,12 +50,12 @@ export default defineConfig({
         // service's tests, the storage tests and the MCP server's. Everything else does not touch the database
         // (domain) or is about the SQLite file the CLI and the UI are given, except `ledger copy`,
         // whose round trip SQLite -> PostgreSQL -> SQLite runs here (its SQLite-only tests skip), and the
-        // benchmark's own copy into PostgreSQL (bench/pg-copy.ts).
+        // benchmark's own PostgreSQL parts that write the ledger's tables (bench/pg-copy.ts, the bare cases).
         test: {
           ...common,
           name: 'postgres',
           include: ['test/api/**/*.test.ts', 'test/service/**/*.test.ts', 'test/storage/**/*.test.ts', 'test/cli/on-postgres.test.ts',
-            'test/cli/copy.test.ts', 'test/mcp/**/*.test.ts', 'test/bench/pg-copy.test.ts'],
+            'test/cli/copy.test.ts', 'test/mcp/**/*.test.ts', 'test/bench/pg-*.test.ts'],
           // The SQLite adapter's own group commit (one writer, a file lock); PostgreSQL's is
           // test/storage/pg-grouping.test.ts, and the contract suite proves both.
           exclude: ['test/storage/group-commit.test.ts'],

@@ -23,7 +23,7 @@ import {
 import { type Cluster, clusterCpuSeconds, clusterPids, createDatabase, dropDatabase, showSettings, startCluster } from './pg-cluster.js';
 import type { BulkStore } from './bulk.js';
 import { prepareDatabase, type ProfileSummary, summarizeProfile } from './posting.js';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
 /** Where the benchmark's databases go: our own cluster, or a server named by --db. */
@@ -156,6 +156,9 @@ export class WaitSampler {
 
   static async start(url: string, everyMs = 50): Promise<WaitSampler> {
     const client = new pg.Client({ connectionString: url });
+    // A run that fails drops its database WITH (FORCE), which ends this connection: the run's own
+    // error is the one to report, not this one.
+    client.on('error', () => {});
     await client.connect();
     const sampler = new WaitSampler(client);
     sampler.timer = setInterval(() => { void sampler.sample(); }, everyMs);
@@ -640,8 +643,9 @@ const ADD_CURRENCY_TOTAL = `INSERT INTO currency_totals (currency_id, debit_tota
   ON CONFLICT (currency_id) DO UPDATE SET debit_total = currency_totals.debit_total + excluded.debit_total`;
 const INSERT_ENTRY = `WITH entry AS (
   INSERT INTO journal_entries (id, entry_date, description, reference, metadata, period_id, entry_type, reverses_id,
-    created_by, posted_at, currency_id)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    created_by, posted_at, currency_id, entry_number, event_seq, previous_hash, hash, debit_total, hash_version, credential_type,
+    credential_id, request_id)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $20, $20, $21, $22, $25::numeric, 2, 'api_key', $23, $24)
   RETURNING seq
 ), lines AS (
   INSERT INTO journal_lines (id, entry_seq, account_id, parent_account_id, entry_date, debit_amount, credit_amount, description)
@@ -741,6 +745,10 @@ export async function runPgBaseline(options: BenchOptions, target: PgTarget, spe
 
     const next = random(23);
     let written = 0n;
+    let number = 0;
+    let chainHead = '0'.repeat(64);
+    const poster = nextId();
+    const credential = nextId();
     const writeOne = async (connection: pg.PoolClient, i: number) => {
       const a = Math.floor(next() * ACCOUNTS);
       const b = (a + 1 + Math.floor(next() * (ACCOUNTS - 1))) % ACCOUNTS;
@@ -757,11 +765,18 @@ export async function runPgBaseline(options: BenchOptions, target: PgTarget, spe
       // accounts in opposite orders deadlock: the totals are then upserted in account-id order.
       const sums: [string, string, string][] = [[debit, amount, '0'], [credit, '0', amount]];
       if (!spec.currencyTotal) sums.sort((x, y) => (x[0] < y[0] ? -1 : 1));
+      // The columns the adapter fills as well: a number and an event number (unique; the adapter's
+      // come from the locked entry_numbers row, the currency total's lock here), the chain's two
+      // hashes (SHA-256 in this process), who posted it with which credential in which request.
+      number += 1;
+      const id = nextId();
+      const hash = createHash('sha256').update(`${chainHead}|${id}|${amount}`).digest('hex');
       await connection.query({ name: 'insert_entry', text: INSERT_ENTRY, values: [
-        nextId(), date, `bench sale ${i}`, null, null, periodId, 'standard', null, null, new Date().toISOString(), currencyId,
+        id, date, `bench sale ${i}`, null, null, periodId, 'standard', null, poster, new Date().toISOString(), currencyId,
         [nextId(), nextId()], [debit, credit], [amount, '0'], ['0', amount], [null, null],
-        sums.map((x) => x[0]), sums.map((x) => x[1]), sums.map((x) => x[2]),
+        sums.map((x) => x[0]), sums.map((x) => x[1]), sums.map((x) => x[2]), number, chainHead, hash, credential, nextId(), amount,
       ] });
+      chainHead = hash;
       written += BigInt(amount);
     };
     const transactions = Math.ceil(options.entries / spec.batch);

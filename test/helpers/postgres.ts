@@ -82,8 +82,8 @@ function withoutPassword(url: string): string {
   return parsed.toString();
 }
 
-/** The server the tests of this run use: LEDGER_TEST_PG_URL, or the cluster of the global setup. */
-async function adminUrl(): Promise<string> {
+/** The server the tests of this run use, as its administrator: LEDGER_TEST_PG_URL, or the cluster of the global setup. */
+export async function adminUrl(): Promise<string> {
   if (process.env.LEDGER_TEST_PG_URL) return process.env.LEDGER_TEST_PG_URL;
   // Imported here so that scripts outside vitest can use the rest of this module.
   const { inject } = await import('vitest');
