@@ -162,6 +162,8 @@ export class WaitSampler {
     await client.connect();
     const sampler = new WaitSampler(client);
     sampler.timer = setInterval(() => { void sampler.sample(); }, everyMs);
+    // A run that fails never stops its sampler: the benchmark must still end after saying why.
+    sampler.timer.unref();
     return sampler;
   }
 
