@@ -51,6 +51,12 @@ type Call<M extends Method> = <P extends PathOf<M>, I extends Init<P, M>>(path: 
 export type ListPath = { [P in PathOf<'get'>]: SuccessBody<P, 'get'> extends { data: unknown[]; next_cursor: string | null } ? P : never }[PathOf<'get'>];
 export type ListItem<P extends ListPath> = SuccessBody<P, 'get'> extends { data: (infer Item)[] } ? Item : never;
 
+const GENERAL_LEDGER = '/api/v1/reports/general-ledger';
+/** What the general ledger is asked for, without the cursor its pages are walked by. */
+export type GeneralLedgerQuery = Omit<NonNullable<paths[typeof GENERAL_LEDGER]['get']['parameters']['query']>, 'cursor'>;
+/** One line of an account's general ledger, its running balance included. */
+export type GeneralLedgerLine = SuccessBody<typeof GENERAL_LEDGER, 'get'>['data']['lines'][number];
+
 export interface LedgerClient {
   GET: Call<'get'>;
   POST: Call<'post'>;
@@ -58,6 +64,12 @@ export interface LedgerClient {
   DELETE: Call<'delete'>;
   /** Every item of a list endpoint, following `next_cursor` page after page. */
   each<P extends ListPath>(path: P, ...init: InitArgs<P, 'get', Init<P, 'get'>>): AsyncGenerator<ListItem<P>, void, undefined>;
+  /**
+   * Every line of an account's general ledger (GET /api/v1/reports/general-ledger), following the
+   * report's `next_cursor` page after page; the running balance goes on across pages. `limit` sets
+   * the page size.
+   */
+  generalLedgerLines(query: GeneralLedgerQuery): AsyncGenerator<GeneralLedgerLine, void, undefined>;
   /**
    * The change feed as it happens (the SSE stream, events.ts): every event once, in seq order,
    * resumed from the last one received after a dropped connection; ends when the loop does or the
@@ -105,6 +117,12 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
       const query = { ...init?.params?.query, ...(cursor === undefined ? {} : { cursor }) };
       return get(path, { ...init, params: { ...init?.params, query } }) as never;
     })) as LedgerClient['each'],
+    // The report keeps its page fields inside `data`, beside the lines.
+    generalLedgerLines: (query) => eachItem(async (cursor) => {
+      const { data } = await get(GENERAL_LEDGER, { params: { query: { ...query, ...(cursor === undefined ? {} : { cursor }) } } }) as
+        SuccessBody<typeof GENERAL_LEDGER, 'get'>;
+      return { data: data.lines, has_more: data.has_more, next_cursor: data.next_cursor };
+    }),
     events: (streamOptions) => streamEvents({ baseUrl: options.baseUrl, fetch: send, headers }, streamOptions),
     raw,
   };

@@ -1,4 +1,4 @@
-export { type Answer, createLedgerClient, type LedgerClient, type LedgerClientOptions, type ListItem, type ListPath, type SuccessBody } from './client.js';
+export { type Answer, createLedgerClient, type GeneralLedgerLine, type GeneralLedgerQuery, type LedgerClient, type LedgerClientOptions, type ListItem, type ListPath, type SuccessBody } from './client.js';
 export { LedgerApiError } from './errors.js';
 export { type EventStreamOptions, type LedgerEvent } from './events.js';
 export { type Page } from './pagination.js';

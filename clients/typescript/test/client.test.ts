@@ -101,6 +101,19 @@ describe('pagination', () => {
   });
 });
 
+describe('general ledger pages', () => {
+  it('walks an account\'s general ledger across pages: the same lines and running balances as one page holds', async () => {
+    const { cash, sales } = await books({ code: 'GLP', name: 'Pages coin', symbol: 'P', asset_scale: 0, asset_type: 'crypto', caip19_id: 'test:0/token:GLP' }, '3');
+    for (let index = 0; index < 5; index += 1) await client.POST(ENTRIES, { body: sale({ cash, sales }, BigInt(index + 1), 'gl-pages') });
+    const walked = [];
+    for await (const line of client.generalLedgerLines({ account_id: cash, limit: 2 })) walked.push(line);
+    const { data: whole } = await client.GET('/api/v1/reports/general-ledger', { params: { query: { account_id: cash, limit: 100 } } });
+    expect(whole.has_more).toBe(false);
+    expect(walked).toEqual(whole.lines);
+    expect(walked.map((line) => line.running_balance)).toEqual([1n, 3n, 6n, 10n, 15n]);
+  });
+});
+
 describe('errors', () => {
   it('throws a LedgerApiError with the code, field, suggestion and request id of an unbalanced entry', async () => {
     const body = { entry_date: '2026-03-01', description: 'unbalanced', lines: [{ account_id: eur.cash, debit_amount: 9240n }, { account_id: eur.sales, credit_amount: 9204n }] };
