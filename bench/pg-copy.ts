@@ -52,11 +52,9 @@ const TABLES: { name: string; order: string }[] = [
  * Tables left out on purpose: the reports read none of them. `entry_search` is rebuilt from the
  * copied entries (below); `catalog_versions` is kept by PostgreSQL's own triggers; the audit log
  * and its seals are not copied (PostgreSQL's rows carry a transaction id SQLite has no column for;
- * `ledger copy` moves them through the service when a whole ledger must move).
- */
-/*
- * `entry_numbers` (PostgreSQL only: the last entry number and event number given, one row) is not
- * copied but set from the copied entries and events, as posting would have left it.
+ * `ledger copy` moves them through the service when a whole ledger must move). `entry_numbers`
+ * (PostgreSQL only: one row, the last entry number and event number given) is set from the copied
+ * entries and events, as posting would have left it.
  */
 const NOT_COPIED = new Set(['entry_search', 'catalog_versions', 'audit_log', 'audit_seals', 'entry_numbers']);
 

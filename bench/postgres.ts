@@ -767,9 +767,10 @@ export async function runPgBaseline(options: BenchOptions, target: PgTarget, spe
       // accounts in opposite orders deadlock: the totals are then upserted in account-id order.
       const sums: [string, string, string][] = [[debit, amount, '0'], [credit, '0', amount]];
       if (!spec.currencyTotal) sums.sort((x, y) => (x[0] < y[0] ? -1 : 1));
-      // The columns the adapter fills as well: a number and an event number (unique; the adapter's
-      // come from the locked entry_numbers row, the currency total's lock here), the chain's two
-      // hashes (SHA-256 in this process), who posted it with which credential in which request.
+      // The columns the adapter fills as well: a number and an event number (unique, from this
+      // process's counter; the adapter takes them from the locked entry_numbers row), the chain's two
+      // hashes (SHA-256 in this process, not a verified chain: concurrent entries may share a
+      // previous hash), who posted it with which credential in which request.
       number += 1;
       const id = nextId();
       const hash = createHash('sha256').update(`${chainHead}|${id}|${amount}`).digest('hex');
