@@ -28,7 +28,7 @@ import { migrateSqlite } from '../src/storage/sqlite/sqlite-store.js';
 import { cpus } from 'node:os';
 import {
   abbaOrder, type BenchOptions, buildDist, fmt, fsyncProbe, HAS_TASKSET, type LatencySummary, killRunningServers, log, makeTempDir, OtherCpu, parseOptions,
-  generatedHeader, median, pct, pinSelf, removeDir, sleep, table,
+  generatedHeader, median, pct, pinSelf, removeDir, sleep, summarize, table,
 } from './lib.js';
 import {
   ACCOUNTS, databaseBytes, openTarget, type PgBaselineResult, pgBaselineCases, pgBaselineTable, type PgPostingResult, pgPostingTable,
@@ -168,8 +168,10 @@ function interleavedSection(r: InterleavedResult, windowEntries: number, concurr
     + 'no more deliveries). Pairs are windows 1-2, 3-4, ...: each one with and one without, adjacent in time, so under the same '
     + 'state of the machine; the verdict is the median of the pairs\' ratios.');
   out.push('');
-  out.push(table(['window', 'endpoints', 'entries/s', 'p50 ms', 'p99 ms', 'deliveries during the load'], r.windows.map((w) => [
-    String(w.index), String(w.endpoints), fmt(w.entriesPerSecond), ms(w.latency.p50), ms(w.latency.p99), fmt(w.delivered)])));
+  out.push(table(['window', 'endpoints', 'entries/s', 'p50 ms', 'p99 ms', 'deliveries during the load'], r.windows.map((w) => {
+    const latency = summarize(w.latenciesMs);
+    return [String(w.index), String(w.endpoints), fmt(w.entriesPerSecond), ms(latency.p50), ms(latency.p99), fmt(w.delivered)];
+  })));
   out.push('');
   out.push(table(['', 'without', `with ${r.endpoints}`, 'with / without'], [
     ['median entries/s of the windows', fmt(r.withoutRate), fmt(r.withRate), r.mediansRatio.toFixed(2)],

@@ -39,8 +39,7 @@ export interface InterleavedWindow {
   entries: number;
   seconds: number;
   entriesPerSecond: number;
-  latency: LatencySummary;
-  /** Every post's latency (the sides' latencies are summarized over all of their windows' posts). */
+  /** Every post's latency (a window's summary, and each side's over all of its windows' posts). */
   latenciesMs: Float64Array;
   /** Deliveries the receiver counted during the window's load. */
   delivered: number;
@@ -126,10 +125,10 @@ export async function runInterleaved(options: BenchOptions, dir: string): Promis
       }
       const window: InterleavedWindow = {
         index, endpoints, entries: load.count, seconds: load.seconds, entriesPerSecond: load.count / load.seconds,
-        latency: summarize(load.latenciesMs), latenciesMs: load.latenciesMs, delivered,
+        latenciesMs: load.latenciesMs, delivered,
       };
       log(`interleaved ${name}, ${endpoints} endpoints: ${Math.round(window.entriesPerSecond)} entries/s, `
-        + `p50 ${window.latency.p50.toFixed(1)} ms, ${delivered} deliveries`);
+        + `p50 ${summarize(load.latenciesMs).p50.toFixed(1)} ms, ${delivered} deliveries`);
       if (index <= 0) continue;
       windows.push(window);
     }

@@ -6,16 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../bench/lib.js';
-import { type PgTarget, pgBaselineCases, runPgBaseline } from '../../bench/postgres.js';
+import { openTarget, pgBaselineCases, runPgBaseline } from '../../bench/postgres.js';
 import { adminUrl } from '../helpers/postgres.js';
 import { testBackend } from '../helpers/test-location.js';
 
 describe.runIf(testBackend() === 'postgres')('the benchmark\'s bare PostgreSQL cases (bench/postgres.ts)', () => {
   it('write entries the ledger\'s current schema accepts, their totals equal to their lines', async () => {
     const options = { ...parseOptions([], {}), entries: 40, batch: 8 };
-    const target: PgTarget = {
-      adminUrl: await adminUrl(), cluster: undefined, settings: {}, cpu: undefined, statements: false, socket: false, stop: async () => {},
-    };
+    // The tests' server, as the benchmark uses a server named by --db.
+    const target = await openTarget({ ...options, db: await adminUrl() }, undefined);
     const cases = pgBaselineCases(options);
     expect(cases.length).toBeGreaterThan(0);
     for (const [index, spec] of cases.entries()) {

@@ -80,6 +80,11 @@ export interface LedgerClient {
   raw: RawClient;
 }
 
+/** A page's query: the caller's, and the cursor of the page before (none for the first). */
+function withCursor<Q extends object>(query: Q | undefined, cursor: string | undefined): Q & { cursor?: string } {
+  return { ...query, ...(cursor === undefined ? {} : { cursor }) } as Q & { cursor?: string };
+}
+
 /** One key per call: openapi-fetch builds the request once and every retry sends a clone of it. */
 const idempotencyKeys: Middleware = {
   onRequest({ request }) {
@@ -113,13 +118,11 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
     POST: call('post') as Call<'post'>,
     PATCH: call('patch') as Call<'patch'>,
     DELETE: call('delete') as Call<'delete'>,
-    each: ((path: string, init?: { params?: { query?: Record<string, unknown> } }) => eachItem((cursor) => {
-      const query = { ...init?.params?.query, ...(cursor === undefined ? {} : { cursor }) };
-      return get(path, { ...init, params: { ...init?.params, query } }) as never;
-    })) as LedgerClient['each'],
+    each: ((path: string, init?: { params?: { query?: Record<string, unknown> } }) => eachItem((cursor) =>
+      get(path, { ...init, params: { ...init?.params, query: withCursor(init?.params?.query, cursor) } }) as never)) as LedgerClient['each'],
     // The report keeps its page fields inside `data`, beside the lines.
     generalLedgerLines: (query) => eachItem(async (cursor) => {
-      const { data } = await get(GENERAL_LEDGER, { params: { query: { ...query, ...(cursor === undefined ? {} : { cursor }) } } }) as
+      const { data } = await get(GENERAL_LEDGER, { params: { query: withCursor(query, cursor) } }) as
         SuccessBody<typeof GENERAL_LEDGER, 'get'>;
       return { data: data.lines, has_more: data.has_more, next_cursor: data.next_cursor };
     }),
