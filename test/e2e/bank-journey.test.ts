@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiClient, expectAttribute, expectCount, expectHidden, expectText, expectVisible, MONTH, runCli, seedBooks, SCREENSHOT_DIR, useE2E, WAIT_MS,
+  apiClient, DESKTOP, expectAttribute, expectCount, expectHidden, expectText, expectVisible, MONTH, runCli, seedBooks, SCREENSHOT_DIR, useE2E, WAIT_MS,
 } from './fixture.js';
 import { BankImportPage } from './pages/bank-import-page.js';
 import { BankMatchingPage } from './pages/bank-matching-page.js';
@@ -114,6 +114,11 @@ describe('a bookkeeper imports, matches and reconciles a month of the bank accou
     expect(page.viewportSize()?.width).toBe(1280);
     expect(await form.rawRows.evaluate((frame: any) => frame.scrollWidth - frame.clientWidth)).toBeLessThanOrEqual(1);
     await e2e.screenshot(page, 'bank-import-mapping');
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1440, height: 900 }]) {
+      await page.setViewportSize(viewport);
+      await e2e.screenshot(page, `bank-import-mapping-${viewport.width}`);
+    }
+    await page.setViewportSize(DESKTOP);
 
     // "Check the file": the import's dry run, nothing stored.
     await form.check.click();
